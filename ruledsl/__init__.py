@@ -1,0 +1,54 @@
+"""ruledsl: a declarative rules language for card games.
+
+    import ruledsl
+    game = ruledsl.load("games/trolley_car.rules", params={"hand_size": 12})
+    state = game.new_game(players=4, seed=7)
+    while not state.is_over:
+        state.apply(state.legal_moves()[0])
+    print(state.scores, state.winners)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .assemble import assemble
+from .check import check
+from .compile import compile_model
+from .engine import Game, Move, State
+from .errors import (
+    Diagnostic,
+    IllegalMove,
+    ParameterError,
+    RuledslError,
+    RulesError,
+    RulesRuntimeError,
+    SaveError,
+    Span,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "load", "loads", "Game", "State", "Move", "Diagnostic", "RuledslError", "RulesError",
+    "IllegalMove", "RulesRuntimeError", "SaveError", "ParameterError", "Span",
+]
+
+
+def loads(text: str, filename: str = "<rules>", params: dict | None = None) -> Game:
+    """Compile rules given as text; ``filename`` is used in messages and to find included files."""
+    model = check(assemble(text, filename), params)
+    return Game(compile_model(model))
+
+
+def load(path, params: dict | None = None) -> Game:
+    """Compile the rules file at ``path``; raise RulesError listing every problem."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesError([Diagnostic("E001", f"no such rules file: {path}", Span(str(path)))]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise RulesError([Diagnostic("E001", f"cannot read {path}: {reason}", Span(str(path)))]) from None
+    return loads(text, str(path), params)

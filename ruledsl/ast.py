@@ -1,0 +1,483 @@
+"""The syntax tree of a rules file: frozen attrs nodes, each with its source span.
+
+Nodes compare by identity (``eq=False``) so later passes can keep side tables
+keyed by node. The tree is built by :mod:`ruledsl.parse`.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from .errors import NOWHERE, Span
+
+
+def node(cls):
+    return attrs.frozen(eq=False)(cls)
+
+
+@node
+class Node:
+    span: Span = attrs.field(default=NOWHERE, kw_only=True)
+
+
+# ---- expressions -----------------------------------------------------------
+
+
+@node
+class Expr(Node):
+    pass
+
+
+@node
+class IntLit(Expr):
+    value: int
+
+
+@node
+class StrLit(Expr):
+    value: str
+
+
+@node
+class BoolLit(Expr):
+    value: bool
+
+
+@node
+class NoneLit(Expr):
+    pass
+
+
+@node
+class Name(Expr):
+    name: str
+
+
+@node
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+@node
+class Index(Expr):
+    obj: Expr
+    indices: tuple
+
+
+@node
+class Call(Expr):
+    name: str
+    args: tuple
+
+
+@node
+class Aggregate(Expr):
+    """``count(each c in hand[p] where c.rank > 5)``: any, all, count, cards, random."""
+
+    func: str
+    var: str
+    domain: Expr
+    where: Optional[Expr]
+
+
+@node
+class Fold(Expr):
+    """``sum(c.rank for each c in line[red] where ...)``: sum, min, max."""
+
+    func: str
+    expr: Expr
+    var: str
+    domain: Expr
+    where: Optional[Expr]
+
+
+@node
+class SetLit(Expr):
+    items: tuple
+
+
+@node
+class Range(Expr):
+    low: Expr
+    high: Expr
+
+
+@node
+class IfExpr(Expr):
+    cond: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@node
+class BinOp(Expr):
+    """Arithmetic (+ - * / %), comparison, and/or, in / not in."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@node
+class Not(Expr):
+    operand: Expr
+
+
+@node
+class Neg(Expr):
+    operand: Expr
+
+
+# ---- statements ------------------------------------------------------------
+
+
+@node
+class Stmt(Node):
+    pass
+
+
+@node
+class ZoneRef(Node):
+    name: str
+    indices: tuple
+
+
+@node
+class Assign(Stmt):
+    name: str
+    indices: tuple
+    op: str
+    value: Expr
+
+
+@node
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@node
+class Put(Stmt):
+    cards: Expr
+    under: bool
+    zone: ZoneRef
+    at: Optional[Expr]
+
+
+@node
+class Deal(Stmt):
+    count: Expr
+    source: ZoneRef
+    target: ZoneRef
+
+
+@node
+class Shuffle(Stmt):
+    zone: ZoneRef
+
+
+@node
+class Gather(Stmt):
+    zone: ZoneRef
+
+
+@node
+class If(Stmt):
+    branches: tuple  # ((cond, body), ...)
+    otherwise: Optional[tuple]
+
+
+@node
+class For(Stmt):
+    var: str
+    domain: Expr
+    start: Optional[Expr]
+    body: tuple
+
+
+@node
+class Repeat(Stmt):
+    count: Expr
+    body: tuple
+
+
+@node
+class While(Stmt):
+    cond: Expr
+    body: tuple
+
+
+@node
+class Turns(Stmt):
+    start: Expr
+    until: Expr
+    body: tuple
+
+
+@node
+class OptionParam(Node):
+    name: str
+    domain: Expr
+
+
+@node
+class Option(Node):
+    name: str
+    params: tuple
+    where: Optional[Expr]
+    body: tuple
+
+
+@node
+class Choose(Stmt):
+    name: str
+    actor: Expr
+    options: tuple
+
+
+@node
+class Reveal(Stmt):
+    zone: ZoneRef
+    to: Expr
+    body: tuple
+
+
+@node
+class EndGame(Stmt):
+    pass
+
+
+@node
+class CallStmt(Stmt):
+    name: str
+    args: tuple
+
+
+# ---- declarations ----------------------------------------------------------
+
+
+@node
+class Decl(Node):
+    pass
+
+
+@node
+class GameName(Decl):
+    name: str
+
+
+@node
+class PlayersRange(Decl):
+    low: int
+    high: int
+
+
+@node
+class Include(Decl):
+    path: str
+
+
+@node
+class Extends(Decl):
+    path: str
+
+
+@node
+class Limit(Decl):
+    moves: int
+    name: str = "limit"
+
+
+@node
+class Param(Decl):
+    name: str
+    value: Expr
+    doc: Optional[str]
+
+
+@node
+class EnumValue(Node):
+    name: str
+    label: Optional[str]
+
+
+@node
+class EnumDef(Decl):
+    name: str
+    values: tuple
+
+
+@node
+class TypeRef(Node):
+    name: Optional[str]  # an enum name or int/bool/...; None for a range
+    low: int = 0
+    high: int = 0
+
+
+@node
+class Attribute(Node):
+    name: str
+    type: TypeRef
+    labels: tuple  # ((int, str), ...)
+    derived: Optional[Expr]
+
+
+@node
+class KindDef(Decl):
+    name: str
+    attributes: tuple
+    show: Optional[str]
+
+
+@node
+class DeckExpr(Node):
+    pass
+
+
+@node
+class DeckSum(DeckExpr):
+    left: DeckExpr
+    right: DeckExpr
+
+
+@node
+class DeckCopies(DeckExpr):
+    copies: int
+    term: DeckExpr
+
+
+@node
+class Field(Node):
+    name: str
+    value: Optional[Expr]  # None means "each"
+
+
+@node
+class DeckCard(DeckExpr):
+    kind: str
+    fields: tuple
+
+
+@node
+class DeckRef(DeckExpr):
+    name: str
+
+
+@node
+class DeckDef(Decl):
+    name: str
+    deck: DeckExpr
+
+
+@node
+class CardsDef(Decl):
+    deck: DeckExpr
+    zone: ZoneRef
+
+
+@node
+class IndexDomain(Node):
+    name: Optional[str]  # an enum name or "player"; None for a range
+    low: int = 0
+    high: int = 0
+
+
+@node
+class ZoneOption(Node):
+    name: str
+    arg: Optional[Expr]
+
+
+@node
+class ZoneDef(Decl):
+    name: str
+    index: tuple
+    options: tuple
+
+
+@node
+class ConnectDef(Decl):
+    first: ZoneRef
+    first_slot: Expr
+    second: ZoneRef
+    second_slot: Expr
+
+
+@node
+class VarDef(Decl):
+    name: str
+    index: tuple
+    type: str
+    init: Optional[Expr]
+
+
+@node
+class DefineDef(Decl):
+    name: str
+    params: tuple
+    body: Expr
+
+
+@node
+class ProcedureDef(Decl):
+    name: str
+    params: tuple
+    body: tuple
+
+
+@node
+class FlowDef(Decl):
+    body: tuple
+    name: str = "flow"
+
+
+@node
+class TriggerDef(Decl):
+    name: str
+    var: Optional[str]
+    domain: Optional[Expr]
+    cond: Expr
+    body: tuple
+
+
+@node
+class InvariantDef(Decl):
+    name: str
+    var: Optional[str]
+    domain: Optional[Expr]
+    cond: Expr
+    message: Optional[str]
+
+
+@node
+class OrderKey(Node):
+    highest: bool
+    expr: Expr
+
+
+@node
+class WinnerDef(Decl):
+    var: str
+    keys: tuple
+    name: str = "winner"
+
+
+@node
+class Replace(Decl):
+    item: Decl
+
+
+@node
+class ExtendChoice(Decl):
+    name: str
+    options: tuple
+
+
+@node
+class RulesFile(Node):
+    path: str
+    text: str
+    items: tuple

@@ -1,0 +1,1143 @@
+"""Model to Program: the card universe, the zone table, expressions as closures, flow as steps.
+
+Every expression becomes a Python closure ``f(state, locals)``; defines are
+inlined at each use, so nothing walks the syntax tree while a game runs. The
+flow becomes a flat list of steps with jumps (an explicit program counter),
+so where a game stands is plain data. Each step keeps the span of the rule
+line it came from, for runtime findings.
+"""
+
+from __future__ import annotations
+
+import itertools
+import string
+
+import attrs
+
+from . import ast as A
+from . import types as T
+from .check import Model
+from .errors import RulesRuntimeError, Span
+from .rng import randbelow, shuffle
+
+# Step kinds. EFFECT changes the game and is followed by a trigger check;
+# SET only keeps the flow's own books (loop counters, locals).
+EFFECT, SET, JUMP, JUMP_IF_NOT, CHOOSE, HALT, RETURN = range(7)
+
+MAX_TRIGGER_FIRINGS = 1000
+
+
+@attrs.define(eq=False)
+class ZoneInstance:
+    zid: int
+    name: str  # e.g. hand[2]
+    family: str
+    index: tuple
+    shape: str
+    visibility: str
+    owner: int | None  # the player a per-player zone belongs to
+    places: tuple = ()  # a track's slots, as indices into the board's places
+
+
+@attrs.define(eq=False)
+class Option:
+    name: str
+    params: list  # [(slot, domain fn)]
+    where: object  # fn or None
+    body: int  # pc
+    kinds: list = attrs.Factory(list)  # the type of each parameter, for printing moves
+
+
+@attrs.define(eq=False)
+class Choice:
+    name: str
+    actor: object
+    options: list
+    span: Span
+
+
+@attrs.define(eq=False)
+class Trigger:
+    name: str
+    slot: int | None
+    domain: object
+    cond: object
+    body: int
+    span: Span
+
+
+@attrs.define(eq=False)
+class Invariant:
+    name: str
+    message: str | None
+    slot: int | None
+    domain: object
+    cond: object
+    span: Span
+
+
+@attrs.define(eq=False)
+class Program:
+    """A compiled rules file: everything the engine needs, and nothing it must re-derive."""
+
+    name: str
+    min_players: int
+    max_players: int
+    limit: int
+    params: dict
+    card_count: int
+    card_kind: list  # card id -> kind name
+    card_attrs: dict  # attribute -> list over card ids
+    card_labels: list
+    initial: list  # [(zid, [card ids])]
+    zones: list  # ZoneInstance
+    zone_families: dict  # family name -> (base zid, dims sizes)
+    place_count: int
+    var_count: int
+    var_names: list  # slot -> printable name
+    var_init: list  # [(slot, fn)]
+    var_families: dict
+    local_count: int
+    code: list  # steps: (kind, a, b, span)
+    choices: list
+    triggers: list
+    invariants: list
+    score: object  # fn(state, player) -> int
+    winner_keys: list  # [fn(state, player) -> int, highest?]
+    source: dict  # file -> text
+
+
+def compile_model(model: Model) -> Program:
+    return _Compiler(model).run()
+
+
+def _runtime(message: str, span: Span):
+    raise RulesRuntimeError(message, span)
+
+
+class _Compiler:
+    def __init__(self, model: Model):
+        self.m = model
+        self.code: list = []
+        self.choices: list = []
+        self.slots: dict = {}  # Binding -> local slot
+        self.env: dict = {}  # Binding -> (fn, type) for inlined parameters and typed locals
+        self.local_count = 0
+        self.spans: list = []
+
+    # ------------------------------------------------------------ universe
+
+    def run(self) -> Program:
+        m = self.m
+        self.params = {name: info.value for name, info in m.params.items()}
+        self._cards()
+        self._zones()
+        self._vars()
+        initial = []
+        for c in m.cards:
+            cards = self._deck(c.deck)
+            zid = self._static_zone(c.zone)
+            ids = list(range(self.card_total, self.card_total + len(cards)))
+            for cid, (kind, values) in zip(ids, cards):
+                self._add_card(kind, values)
+            initial.append((zid, ids))
+        var_init = []
+        for var in m.vars.values():
+            base, sizes, _ = self.var_families[var.name]
+            fn = self.expr(var.init, {})[0] if var.init is not None else _const(self._default(var.type))
+            count = _product(sizes)
+            var_init.extend((base + i, fn) for i in range(count))
+        # the flow first, then trigger bodies
+        if m.flow is not None:
+            self.block(m.flow.body)
+        self.emit(HALT, span=m.flow.span if m.flow else Span())
+        triggers = []
+        for t in m.triggers:
+            slot, dom = self._binder(t, t.var, t.domain)
+            cond = self.expr(t.cond)[0]
+            start = len(self.code)
+            self.block(t.body)
+            self.emit(RETURN, span=t.span)
+            triggers.append(Trigger(t.name, slot, dom, cond, start, t.span))
+        invariants = []
+        for inv in m.invariants:
+            slot, dom = self._binder(inv, inv.var, inv.domain)
+            invariants.append(Invariant(inv.name, inv.message, slot, dom, self.expr(inv.cond)[0], inv.span))
+        score = self._score()
+        keys = self._winner_keys()
+        return Program(
+            name=m.name, min_players=m.min_players, max_players=m.max_players, limit=m.limit,
+            params=self.params, card_count=self.card_total, card_kind=self.card_kind,
+            card_attrs=self.card_attrs, card_labels=self.card_labels, initial=initial,
+            zones=self.zone_list, zone_families=self.zone_families, place_count=self.place_count,
+            var_count=self.var_count, var_names=self.var_names, var_init=var_init,
+            var_families=self.var_families, local_count=self.local_count, code=self.code,
+            choices=self.choices, triggers=triggers, invariants=invariants, score=score,
+            winner_keys=keys, source=m.texts,
+        )
+
+    def _default(self, type_: str):
+        return {T.INT: 0, T.BOOL: False, T.PLAYER: 0}.get(type_)
+
+    def _cards(self) -> None:
+        self.card_total = 0
+        self.card_kind: list = []
+        self.card_labels: list = []
+        self.card_attrs: dict = {name: [] for name in self.m.attributes}
+
+    def _add_card(self, kind, values: dict) -> None:
+        self.card_total += 1
+        self.card_kind.append(kind.name)
+        for name, column in self.card_attrs.items():
+            column.append(values.get(name))
+        self.card_labels.append(self._label(kind, values))
+
+    def _label(self, kind, values: dict) -> str:
+        if not kind.show:
+            parts = ", ".join(f"{k}: {self._value_text(kind.attributes[k], v)}" for k, v in values.items())
+            return f"{kind.name}({parts})" if parts else kind.name
+        shown = {k: self._value_text(kind.attributes[k], v) for k, v in values.items()}
+        shown["kind"] = kind.name
+        return string.Formatter().vformat(kind.show, (), _Default(shown))
+
+    def _value_text(self, attr, value) -> str:
+        if value is None:
+            return "none"
+        if attr.type.startswith("enum:"):
+            return self.m.enums[attr.type[5:]].labels[value]
+        if attr.labels and value in attr.labels:
+            return attr.labels[value]
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    def _deck(self, d) -> list:
+        """A deck expression as a list of (kind, {attribute: value}), in order."""
+        m = self.m
+        if isinstance(d, A.DeckSum):
+            return self._deck(d.left) + self._deck(d.right)
+        if isinstance(d, A.DeckCopies):
+            return self._deck(d.term) * d.copies
+        if isinstance(d, A.DeckRef):
+            if d.name in m.decks:
+                return self._deck(m.decks[d.name].deck)
+            return self._deck(A.DeckCard(d.name, (), span=d.span))
+        kind = m.kinds[d.kind]
+        given = {f.name: f for f in d.fields}
+        axes = []
+        for name, attr in kind.attributes.items():
+            if attr.derived is not None:
+                continue
+            f = given.get(name)
+            if f is None or f.value is None:
+                axes.append([(name, v) for v in self._attr_values(attr)])
+            else:
+                value = self._static(f.value, {})
+                if isinstance(value, (list, tuple, range, frozenset)):
+                    axes.append([(name, v) for v in value])
+                else:
+                    axes.append([(name, value)])
+        cards = []
+        for combo in itertools.product(*axes):
+            values = dict(combo)
+            for name, attr in kind.attributes.items():
+                if attr.derived is not None:
+                    values[name] = self._static(attr.derived, values)
+            cards.append((kind, {k: values[k] for k in kind.attributes}))
+        return cards
+
+    def _attr_values(self, attr) -> list:
+        if attr.type.startswith("enum:"):
+            return list(range(len(self.m.enums[attr.type[5:]].values)))
+        if attr.type == T.BOOL:
+            return [False, True]
+        return list(range(attr.low, attr.high + 1))
+
+    def _static(self, e, names: dict):
+        """Evaluate an expression that needs no game state (deck fields, derived attributes)."""
+        fn, _ = self.expr(e, {}, statics=names)
+        return fn(None, None)
+
+    # ------------------------------------------------------------ zones, vars
+
+    def _zones(self) -> None:
+        m = self.m
+        self.zone_list: list = []
+        self.zone_families: dict = {}
+        self.place_count = 0
+        for zone in m.zones.values():
+            sizes = [m.dim_size(d) for d in zone.dims]
+            base = len(self.zone_list)
+            self.zone_families[zone.name] = (base, sizes, zone.dims)
+            for flat, index in enumerate(itertools.product(*[range(n) for n in sizes])):
+                owner = None
+                for dim, i in zip(zone.dims, index):
+                    if dim[0] == "player":
+                        owner = i
+                        break
+                label = zone.name + ("[" + ", ".join(self._index_text(d, i) for d, i in zip(zone.dims, index)) + "]"
+                                     if zone.dims else "")
+                places = ()
+                if zone.shape == "track":
+                    places = tuple(range(self.place_count, self.place_count + zone.size))
+                    self.place_count += zone.size
+                self.zone_list.append(ZoneInstance(base + flat, label, zone.name, index, zone.shape,
+                                                   zone.visibility, owner, places))
+        # a connection makes two slots one place
+        alias: dict[int, int] = {}
+        for c in m.connects:
+            a = self._static_zone(c.first)
+            b = self._static_zone(c.second)
+            pa = self.zone_list[a].places[self._static(c.first_slot, {})]
+            pb = self.zone_list[b].places[self._static(c.second_slot, {})]
+            alias[pb] = alias.get(pa, pa)
+        if alias:
+            for z in self.zone_list:
+                if z.places:
+                    z.places = tuple(alias.get(p, p) for p in z.places)
+
+    def _index_text(self, dim, i) -> str:
+        if dim[0] == "player":
+            return str(i)
+        if dim[0] == "enum":
+            return self.m.enums[dim[1]].values[i]
+        return str(dim[1] + i)
+
+    def _static_zone(self, ref: A.ZoneRef) -> int:
+        base, sizes, dims = self.zone_families[ref.name]
+        values = [self._static(i, {}) for i in ref.indices]
+        return base + self._flat(dims, sizes, values)
+
+    def _flat(self, dims, sizes, values) -> int:
+        flat = 0
+        for dim, size, v in zip(dims, sizes, values):
+            if dim[0] == "range":
+                v -= dim[1]
+            flat = flat * size + v
+        return flat
+
+    def _vars(self) -> None:
+        self.var_count = 0
+        self.var_names: list = []
+        self.var_families: dict = {}
+        for var in self.m.vars.values():
+            sizes = [self.m.dim_size(d) for d in var.dims]
+            self.var_families[var.name] = (self.var_count, sizes, var.dims)
+            for index in itertools.product(*[range(n) for n in sizes]):
+                label = var.name + ("[" + ", ".join(self._index_text(d, i) for d, i in zip(var.dims, index)) + "]"
+                                    if var.dims else "")
+                self.var_names.append(label)
+            self.var_count += _product(sizes)
+
+    # ------------------------------------------------------------ helpers
+
+    def slot(self, binding) -> int:
+        if binding not in self.slots:
+            self.slots[binding] = self.local_count
+            self.local_count += 1
+        return self.slots[binding]
+
+    def new_slot(self) -> int:
+        self.local_count += 1
+        return self.local_count - 1
+
+    def emit(self, kind, a=None, b=None, span=Span()) -> int:
+        self.code.append([kind, a, b, span])
+        return len(self.code) - 1
+
+    def _binding(self, node, name):
+        return self.m.bindings[node, name]
+
+    def _binder(self, node, var, domain):
+        if var is None:
+            return None, None
+        b = self._binding(node, var)
+        dom, t = self.expr(domain)
+        slot = self.slot(b)
+        self.env[b] = (_local(slot), T.element(t) or T.ANY)
+        return slot, self.domain(dom, t, domain.span)
+
+    def _score(self):
+        d = self.m.defines.get("score")
+        if d is None or len(d.params) != 1:
+            return lambda s, p: 0
+        b = self._binding(d, d.params[0])
+        slot = self.slot(b)
+        fn, _ = self.inline_define(d, [(_local(slot), T.PLAYER)])
+
+        def score(s, p, fn=fn, slot=slot):
+            L = list(s.locals)
+            L[slot] = p
+            return fn(s, L)
+
+        return score
+
+    def _winner_keys(self) -> list:
+        w = self.m.winner
+        if w is None:
+            return [(self._score(), False)]
+        b = self._binding(w, w.var)
+        slot = self.slot(b)
+        self.env[b] = (_local(slot), T.PLAYER)
+        keys = []
+        for key in w.keys:
+            fn = self.expr(key.expr)[0]
+
+            def value(s, p, fn=fn, slot=slot):
+                L = list(s.locals)
+                L[slot] = p
+                return fn(s, L)
+
+            keys.append((value, key.highest))
+        return keys
+
+    # ------------------------------------------------------------ expressions
+
+    def expr(self, e, env=None, statics=None):
+        """Compile an expression to (closure, type)."""
+        m = self.m
+        if isinstance(e, A.IntLit):
+            return _const(e.value), T.INT
+        if isinstance(e, A.StrLit):
+            return _const(e.value), T.STR
+        if isinstance(e, A.BoolLit):
+            return _const(e.value), T.BOOL
+        if isinstance(e, A.NoneLit):
+            return _const(None), T.NONE
+        if isinstance(e, A.Name):
+            return self.name(e, statics)
+        if isinstance(e, A.Attr):
+            obj, _ = self.expr(e.obj, statics=statics)
+            span = e.span
+            name = e.name
+            if name == "kind":
+                kinds = self.card_kind
+
+                def kind_of(s, L):
+                    c = obj(s, L)
+                    if c is None:
+                        _runtime("`.kind` of no card", span)
+                    return kinds[c]
+
+                return kind_of, T.KIND
+            if name == "id":
+                return obj, T.INT
+            column = self.card_attrs[name]
+
+            def attr(s, L):
+                c = obj(s, L)
+                if c is None:
+                    _runtime(f"`.{name}` of no card", span)
+                return column[c]
+
+            return attr, m.attributes[name]
+        if isinstance(e, A.Index):
+            name = e.obj.name
+            if name in m.zones:
+                return self.zone_index(name, e.indices, e.span), m.zones[name].type
+            return self.var_read(name, e.indices, e.span), m.vars[name].type
+        if isinstance(e, A.Call):
+            return self.call(e, statics)
+        if isinstance(e, A.Aggregate):
+            return self.aggregate(e)
+        if isinstance(e, A.Fold):
+            return self.fold(e)
+        if isinstance(e, A.SetLit):
+            items = [self.expr(i, statics=statics) for i in e.items]
+            fns = [f for f, _ in items]
+            t = next((t for _, t in items if t != T.ANY), T.ANY)
+            if all(getattr(f, "constant", False) for f in fns):
+                values = tuple(f(None, None) for f in fns)
+                fn = _const(values)
+            else:
+                def fn(s, L):
+                    return tuple(f(s, L) for f in fns)
+            return fn, T.set_of(t)
+        if isinstance(e, A.Range):
+            lo, _ = self.expr(e.low, statics=statics)
+            hi, _ = self.expr(e.high, statics=statics)
+
+            def rng(s, L):
+                return range(lo(s, L), hi(s, L) + 1)
+
+            return rng, T.RANGE
+        if isinstance(e, A.IfExpr):
+            c, _ = self.expr(e.cond, statics=statics)
+            a, ta = self.expr(e.then, statics=statics)
+            b, tb = self.expr(e.otherwise, statics=statics)
+
+            def if_expr(s, L):
+                return a(s, L) if c(s, L) else b(s, L)
+
+            return if_expr, (tb if ta in (T.NONE, T.ANY) else ta)
+        if isinstance(e, A.BinOp):
+            return self.binop(e, statics)
+        if isinstance(e, A.Not):
+            f, _ = self.expr(e.operand, statics=statics)
+            return (lambda s, L: not f(s, L)), T.BOOL
+        if isinstance(e, A.Neg):
+            f, _ = self.expr(e.operand, statics=statics)
+            return (lambda s, L: -f(s, L)), T.INT
+        raise AssertionError(f"cannot compile {type(e).__name__}")
+
+    def name(self, e: A.Name, statics):
+        m = self.m
+        n = e.name
+        if statics is not None:
+            if n in statics:
+                return _const(statics[n]), T.ANY
+            if n in m.enum_values:
+                return _const(m.enum_values[n][1]), T.enum(m.enum_values[n][0])
+            return _const(self.params[n]), T.ANY
+        b = m.bindings.get(e)
+        if b is not None:
+            if b in self.env:
+                return self.env[b]
+            return _local(self.slot(b)), b.type
+        if n == "player_count":
+            return (lambda s, L: s.n), T.INT
+        if n == "current":
+            return (lambda s, L: s.current), T.PLAYER
+        if n == "players":
+            return (lambda s, L: range(s.n)), T.PLAYERS
+        if n in m.params:
+            v = self.params[n]
+            return _const(v), T.BOOL if isinstance(v, bool) else T.INT if isinstance(v, int) else T.STR
+        if n in m.vars:
+            slot = self.var_families[n][0]
+            return (lambda s, L: s.vars[slot]), m.vars[n].type
+        if n in m.defines:
+            return self.inline_define(m.defines[n], [])
+        if n in m.enum_values:
+            return _const(m.enum_values[n][1]), T.enum(m.enum_values[n][0])
+        if n in m.enums:
+            count = len(m.enums[n].values)
+            return _const(range(count)), T.enum_type(n)
+        if n in m.kinds:
+            return _const(n), T.KIND
+        if n in m.zones:
+            return _const(self.zone_families[n][0]), m.zones[n].type
+        raise AssertionError(f"unresolved name {n}")
+
+    def inline_define(self, d: A.DefineDef, args: list):
+        saved = {}
+        for pname, arg in zip(d.params, args):
+            b = self._binding(d, pname)
+            saved[b] = self.env.get(b)
+            self.env[b] = arg
+        try:
+            return self.expr(d.body)
+        finally:
+            for b, old in saved.items():
+                if old is None:
+                    self.env.pop(b, None)
+                else:
+                    self.env[b] = old
+
+    def _index_fn(self, dims, sizes, indices, name, span):
+        fns = [self.expr(i)[0] for i in indices]
+        if all(getattr(f, "constant", False) for f in fns):
+            flat = self._flat(dims, sizes, [f(None, None) for f in fns])
+            return _const(flat)
+        checks = []
+        for dim, size in zip(dims, sizes):
+            checks.append((dim[1] if dim[0] == "range" else 0, size, dim[0] == "player"))
+        if len(fns) == 1:
+            f = fns[0]
+            low, size, is_player = checks[0]
+
+            def one(s, L):
+                v = f(s, L)
+                if v is None:
+                    _runtime(f"`{name}[...]`: the index is none", span)
+                i = v - low
+                if not 0 <= i < (s.n if is_player else size):
+                    _runtime(f"`{name}[{v}]` is outside `{name}`", span)
+                return i
+
+            return one
+
+        def many(s, L):
+            flat = 0
+            for f, (low, size, is_player) in zip(fns, checks):
+                v = f(s, L)
+                if v is None:
+                    _runtime(f"`{name}[...]`: an index is none", span)
+                i = v - low
+                if not 0 <= i < (s.n if is_player else size):
+                    _runtime(f"`{name}[...]`: index {v} is out of range", span)
+                flat = flat * size + i
+            return flat
+
+        return many
+
+    def zone_index(self, name, indices, span):
+        base, sizes, dims = self.zone_families[name]
+        idx = self._index_fn(dims, sizes, indices, name, span)
+        if getattr(idx, "constant", False):
+            return _const(base + idx(None, None))
+        return lambda s, L: base + idx(s, L)
+
+    def zone_ref(self, ref: A.ZoneRef):
+        return self.zone_index(ref.name, ref.indices, ref.span)
+
+    def var_read(self, name, indices, span):
+        base, sizes, dims = self.var_families[name]
+        idx = self._index_fn(dims, sizes, indices, name, span)
+        if getattr(idx, "constant", False):
+            slot = base + idx(None, None)
+            return lambda s, L: s.vars[slot]
+        return lambda s, L: s.vars[base + idx(s, L)]
+
+    def cards(self, fn, t, span):
+        """A closure giving a list of card ids from a zone, a track or a card list."""
+        if t == T.ZONE:
+            return lambda s, L: s.zones[fn(s, L)]
+        if t == T.TRACK:
+            zones = self.zone_list
+
+            def track_cards(s, L):
+                places = s.places
+                return [c for c in (places[p] for p in zones[fn(s, L)].places) if c >= 0]
+
+            return track_cards
+        if t == T.CARDS:
+            return fn
+        if t == T.ANY:
+            zones = self.zone_list
+
+            def anything(s, L):
+                v = fn(s, L)
+                if isinstance(v, int):
+                    z = zones[v]
+                    if z.places:
+                        return [c for c in (s.places[p] for p in z.places) if c >= 0]
+                    return s.zones[v]
+                return v
+
+            return anything
+        raise AssertionError(f"not a card source: {t}")
+
+    def domain(self, fn, t, span):
+        """A closure giving the values a domain runs over."""
+        if t in T.CARD_SOURCES or t == T.ANY:
+            return self.cards(fn, t, span)
+        return fn
+
+    def call(self, e: A.Call, statics):
+        m = self.m
+        if e.name in m.defines:
+            d = m.defines[e.name]
+            args = [self.expr(a, statics=statics) for a in e.args]
+            return self.inline_define(d, args)
+        args = [self.expr(a, statics=statics) for a in e.args]
+        span = e.span
+        name = e.name
+        if name in ("size", "empty"):
+            fn, t = args[0]
+            if t == T.ZONE:
+                f = (lambda s, L: len(s.zones[fn(s, L)])) if name == "size" else (lambda s, L: not s.zones[fn(s, L)])
+            else:
+                src = self.cards(fn, t, span)
+                f = (lambda s, L: len(src(s, L))) if name == "size" else (lambda s, L: not src(s, L))
+            return f, T.INT if name == "size" else T.BOOL
+        if name in ("top", "bottom"):
+            src = self.cards(*args[0], span)
+            if len(args) == 2:
+                n = args[1][0]
+
+                def top_n(s, L):
+                    cards = src(s, L)
+                    k = n(s, L)
+                    return cards[::-1][:k] if k > 0 else []
+
+                return top_n, T.CARDS
+            pos = -1 if name == "top" else 0
+
+            def end(s, L):
+                cards = src(s, L)
+                if not cards:
+                    _runtime(f"`{name}(...)`: the zone is empty", span)
+                return cards[pos]
+
+            return end, T.CARD
+        if name in ("at", "occupied"):
+            zf, _ = args[0]
+            i, _ = args[1]
+            zones = self.zone_list
+
+            def place_of(s, L):
+                z = zones[zf(s, L)]
+                k = i(s, L)
+                if not 0 <= k < len(z.places):
+                    _runtime(f"`{name}`: {z.name} has no slot {k} (slots 0..{len(z.places) - 1})", span)
+                return z.places[k]
+
+            if name == "at":
+                def at(s, L):
+                    c = s.places[place_of(s, L)]
+                    return None if c < 0 else c
+
+                return at, T.CARD
+            return (lambda s, L: s.places[place_of(s, L)] >= 0), T.BOOL
+        if name == "abs":
+            f = args[0][0]
+            return (lambda s, L: abs(f(s, L))), T.INT
+        if name in ("min", "max"):
+            a, b = args[0][0], args[1][0]
+            op = min if name == "min" else max
+            return (lambda s, L: op(a(s, L), b(s, L))), T.INT
+        if name == "next":
+            f = args[0][0]
+            return (lambda s, L: (f(s, L) + 1) % s.n), T.PLAYER
+        if name == "previous":
+            f = args[0][0]
+            return (lambda s, L: (f(s, L) - 1) % s.n), T.PLAYER
+        if name == "random":
+            src = self.cards(*args[0], span)
+
+            def pick(s, L):
+                cards = src(s, L)
+                if not cards:
+                    _runtime("`random(...)`: there is no card to pick", span)
+                return cards[randbelow(s, len(cards))]
+
+            return pick, T.CARD
+        raise AssertionError(f"unknown function {name}")
+
+    def _quantified(self, e):
+        b = self._binding(e, e.var)
+        slot = self.slot(b)
+        dfn, dt = self.expr(e.domain)
+        self.env[b] = (_local(slot), T.element(dt) or T.ANY)
+        dom = self.domain(dfn, dt, e.domain.span)
+        where = self.expr(e.where)[0] if e.where is not None else None
+        return slot, dom, where
+
+    def aggregate(self, e: A.Aggregate):
+        slot, dom, where = self._quantified(e)
+        func, span = e.func, e.span
+        if func == "any":
+            if where is None:
+                return (lambda s, L: len(dom(s, L)) > 0), T.BOOL
+
+            def any_(s, L):
+                for v in dom(s, L):
+                    L[slot] = v
+                    if where(s, L):
+                        return True
+                return False
+
+            return any_, T.BOOL
+        if func == "all":
+            if where is None:
+                return _const(True), T.BOOL
+
+            def all_(s, L):
+                for v in dom(s, L):
+                    L[slot] = v
+                    if not where(s, L):
+                        return False
+                return True
+
+            return all_, T.BOOL
+
+        def select(s, L):
+            if where is None:
+                return list(dom(s, L))
+            out = []
+            for v in dom(s, L):
+                L[slot] = v
+                if where(s, L):
+                    out.append(v)
+            return out
+
+        if func == "count":
+            return (lambda s, L: len(select(s, L))), T.INT
+        if func == "cards":
+            return select, T.CARDS
+
+        def random_(s, L):
+            chosen = select(s, L)
+            if not chosen:
+                _runtime("`random(...)`: there is no card to pick", span)
+            return chosen[randbelow(s, len(chosen))]
+
+        return random_, T.CARD
+
+    def fold(self, e: A.Fold):
+        slot, dom, where = self._quantified(e)
+        value = self.expr(e.expr)[0]
+        func, span = e.func, e.span
+
+        def fold(s, L):
+            values = []
+            for v in dom(s, L):
+                L[slot] = v
+                if where is None or where(s, L):
+                    values.append(value(s, L))
+            if func == "sum":
+                return sum(values)
+            if not values:
+                _runtime(f"`{func}(...)` of nothing", span)
+            return min(values) if func == "min" else max(values)
+
+        return fold, T.INT
+
+    def binop(self, e: A.BinOp, statics):
+        lf, lt = self.expr(e.left, statics=statics)
+        rf, rt = self.expr(e.right, statics=statics)
+        op, span = e.op, e.span
+        if op == "and":
+            return (lambda s, L: lf(s, L) and rf(s, L)), T.BOOL
+        if op == "or":
+            return (lambda s, L: lf(s, L) or rf(s, L)), T.BOOL
+        if op in ("in", "not in"):
+            dom = self.domain(rf, rt, span)
+            if op == "in":
+                return (lambda s, L: lf(s, L) in dom(s, L)), T.BOOL
+            return (lambda s, L: lf(s, L) not in dom(s, L)), T.BOOL
+        if op == "+" and (lt in T.CARD_SOURCES or rt in T.CARD_SOURCES):
+            a, b = self.cards(lf, lt, span), self.cards(rf, rt, span)
+            return (lambda s, L: list(a(s, L)) + list(b(s, L))), T.CARDS
+        result, _ = T.binop(op, lt, rt)
+        if op == "/":
+            def div(s, L):
+                d = rf(s, L)
+                if d == 0:
+                    _runtime("division by zero", span)
+                return lf(s, L) // d
+
+            fn = div
+        elif op == "%":
+            def mod(s, L):
+                d = rf(s, L)
+                if d == 0:
+                    _runtime("division by zero", span)
+                return lf(s, L) % d
+
+            fn = mod
+        else:
+            import operator
+
+            f = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq,
+                 "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+                 ">=": operator.ge}[op]
+            if op in ("<", "<=", ">", ">="):
+                def compare(s, L):
+                    a, b = lf(s, L), rf(s, L)
+                    if a is None or b is None:
+                        _runtime(f"`{op}` compares numbers, but one side is none", span)
+                    return f(a, b)
+
+                fn = compare
+            else:
+                fn = lambda s, L: f(lf(s, L), rf(s, L))  # noqa: E731
+        if getattr(lf, "constant", False) and getattr(rf, "constant", False):
+            return _const(fn(None, None)), result
+        return fn, result
+
+    # ------------------------------------------------------------ statements
+
+    def block(self, stmts) -> None:
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, s) -> None:
+        m = self.m
+        span = s.span
+        if isinstance(s, A.Assign):
+            value = self.expr(s.value)[0]
+            b = m.bindings.get(s)
+            if b is not None:
+                slot = self.slot(b)
+                if s.op == "=":
+                    def set_local(st, L):
+                        L[slot] = value(st, L)
+                else:
+                    sign = 1 if s.op == "+=" else -1
+
+                    def set_local(st, L):
+                        L[slot] += sign * value(st, L)
+                self.emit(SET, set_local, span=span)
+                return
+            base, sizes, dims = self.var_families[s.name]
+            idx = self._index_fn(dims, sizes, s.indices, s.name, span)
+            if s.op == "=":
+                def assign(st, L):
+                    st.vars[base + idx(st, L)] = value(st, L)
+            else:
+                sign = 1 if s.op == "+=" else -1
+
+                def assign(st, L):
+                    st.vars[base + idx(st, L)] += sign * value(st, L)
+            self.emit(EFFECT, assign, span=span)
+        elif isinstance(s, A.Let):
+            b = self._binding(s, s.name)
+            slot = self.slot(b)
+            value, t = self.expr(s.value)
+            self.env[b] = (_local(slot), t)
+
+            def let(st, L):
+                L[slot] = value(st, L)
+
+            self.emit(SET, let, span=span)
+        elif isinstance(s, A.Put):
+            self.emit(EFFECT, self.put(s), span=span)
+        elif isinstance(s, A.Deal):
+            count = self.expr(s.count)[0]
+            src, dst = self.zone_ref(s.source), self.zone_ref(s.target)
+
+            def deal(st, L):
+                z, target = src(st, L), dst(st, L)
+                pile, into, loc = st.zones[z], st.zones[target], st.loc
+                for _ in range(count(st, L)):
+                    if not pile:
+                        break
+                    c = pile.pop()
+                    into.append(c)
+                    loc[c] = target
+
+            self.emit(EFFECT, deal, span=span)
+        elif isinstance(s, A.Shuffle):
+            zf = self.zone_ref(s.zone)
+            self.emit(EFFECT, lambda st, L: shuffle(st, st.zones[zf(st, L)]), span=span)
+        elif isinstance(s, A.Gather):
+            zf = self.zone_ref(s.zone)
+
+            def gather(st, L):
+                target = zf(st, L)
+                into, loc = st.zones[target], st.loc
+                for z, cards in enumerate(st.zones):
+                    if z != target and cards:
+                        for c in cards:
+                            loc[c] = target
+                        into.extend(cards)
+                        cards.clear()
+                places = st.places
+                for p, c in enumerate(places):
+                    if c >= 0:
+                        into.append(c)
+                        loc[c] = target
+                        places[p] = -1
+
+            self.emit(EFFECT, gather, span=span)
+        elif isinstance(s, A.If):
+            ends = []
+            for cond, body in s.branches:
+                c = self.expr(cond)[0]
+                jump = self.emit(JUMP_IF_NOT, c, None, span=cond.span)
+                self.block(body)
+                ends.append(self.emit(JUMP, None, span=span))
+                self.code[jump][2] = len(self.code)
+            if s.otherwise is not None:
+                self.block(s.otherwise)
+            for j in ends:
+                self.code[j][1] = len(self.code)
+        elif isinstance(s, A.For):
+            b = self._binding(s, s.var)
+            var = self.slot(b)
+            dfn, dt = self.expr(s.domain)
+            self.env[b] = (_local(var), T.element(dt) or T.ANY)
+            dom = self.domain(dfn, dt, s.domain.span)
+            lst, idx = self.new_slot(), self.new_slot()
+            if s.start is not None:
+                start = self.expr(s.start)[0]
+
+                def begin(st, L):
+                    first = start(st, L)
+                    L[lst] = [(first + i) % st.n for i in range(st.n)]
+                    L[idx] = 0
+            else:
+                def begin(st, L):
+                    L[lst] = list(dom(st, L))
+                    L[idx] = 0
+            self.emit(SET, begin, span=span)
+            top = self.emit(JUMP_IF_NOT, lambda st, L: L[idx] < len(L[lst]), None, span=span)
+
+            def bind(st, L):
+                L[var] = L[lst][L[idx]]
+
+            self.emit(SET, bind, span=span)
+            self.block(s.body)
+
+            def step(st, L):
+                L[idx] += 1
+
+            self.emit(SET, step, span=span)
+            self.emit(JUMP, top, span=span)
+            self.code[top][2] = len(self.code)
+        elif isinstance(s, A.Repeat):
+            count = self.expr(s.count)[0]
+            left = self.new_slot()
+
+            def begin(st, L):
+                L[left] = count(st, L)
+
+            self.emit(SET, begin, span=span)
+            top = self.emit(JUMP_IF_NOT, lambda st, L: L[left] > 0, None, span=span)
+
+            def step(st, L):
+                L[left] -= 1
+
+            self.emit(SET, step, span=span)
+            self.block(s.body)
+            self.emit(JUMP, top, span=span)
+            self.code[top][2] = len(self.code)
+        elif isinstance(s, A.While):
+            cond = self.expr(s.cond)[0]
+            top = self.emit(JUMP_IF_NOT, cond, None, span=span)
+            self.block(s.body)
+            self.emit(JUMP, top, span=span)
+            self.code[top][2] = len(self.code)
+        elif isinstance(s, A.Turns):
+            start = self.expr(s.start)[0]
+            until = self.expr(s.until)[0]
+
+            def begin(st, L):
+                st.current = start(st, L)
+
+            self.emit(SET, begin, span=span)
+            top = self.emit(JUMP_IF_NOT, lambda st, L: not until(st, L), None, span=s.until.span)
+            self.block(s.body)
+
+            def advance(st, L):
+                st.current = (st.current + 1) % st.n
+
+            self.emit(SET, advance, span=span)
+            self.emit(JUMP, top, span=span)
+            self.code[top][2] = len(self.code)
+        elif isinstance(s, A.Choose):
+            actor = self.expr(s.actor)[0]
+            choice = Choice(s.name, actor, [], span)
+            cid = len(self.choices)
+            self.choices.append(choice)
+            self.emit(CHOOSE, cid, span=span)
+            ends = []
+            for o in list(s.options) + list(m.extensions.get(s.name, ())):
+                params, kinds = [], []
+                for p in o.params:
+                    b = self._binding(p, p.name)
+                    slot = self.slot(b)
+                    dfn, dt = self.expr(p.domain)
+                    self.env[b] = (_local(slot), T.element(dt) or T.ANY)
+                    params.append((slot, self.domain(dfn, dt, p.domain.span)))
+                    kinds.append(T.element(dt) or T.ANY)
+                where = self.expr(o.where)[0] if o.where is not None else None
+                option = Option(o.name, params, where, len(self.code), kinds)
+                choice.options.append(option)
+                self.block(o.body)
+                ends.append(self.emit(JUMP, None, span=o.span))
+            for j in ends:
+                self.code[j][1] = len(self.code)
+        elif isinstance(s, A.Reveal):
+            zf = self.zone_ref(s.zone)
+            to = self.expr(s.to)[0]
+            grant = self.new_slot()
+
+            def reveal(st, L):
+                g = (zf(st, L), to(st, L))
+                L[grant] = list(g)
+                st.grants.append(list(g))
+
+            def withdraw(st, L):
+                if L[grant] in st.grants:
+                    st.grants.remove(L[grant])
+
+            self.emit(SET, reveal, span=span)
+            self.block(s.body)
+            self.emit(SET, withdraw, span=span)
+        elif isinstance(s, A.EndGame):
+            self.emit(HALT, span=span)
+        elif isinstance(s, A.CallStmt):
+            proc = m.procedures[s.name]
+            for pname, arg in zip(proc.params, s.args):
+                b = self._binding(proc, pname)
+                slot = self.slot(b)
+                value, t = self.expr(arg)
+                self.env[b] = (_local(slot), t)
+
+                def bind_arg(st, L, slot=slot, value=value):
+                    L[slot] = value(st, L)
+
+                self.emit(SET, bind_arg, span=arg.span)
+            self.block(proc.body)
+        else:
+            raise AssertionError(f"cannot compile {type(s).__name__}")
+
+    def put(self, s: A.Put):
+        cards, t = self.expr(s.cards)
+        target = self.zone_ref(s.zone)
+        zones = self.zone_list
+        span = s.span
+        under = s.under
+        at = self.expr(s.at)[0] if s.at is not None else None
+        single = t in (T.CARD, T.NONE) or (t == T.ANY and False)
+        source = None if single else self.cards(cards, t, span)
+
+        def move(st, c, z, place):
+            if c is None:
+                _runtime("`put`: there is no card to move", span)
+            old = st.loc[c]
+            if place is not None:
+                if st.places[place] >= 0 and st.places[place] != c:
+                    _runtime(f"`put`: slot {at_value} of {zones[z].name} already holds a card", span)
+            if old >= 0:
+                st.zones[old].remove(c)
+            else:
+                st.places[-old - 1] = -1
+            if place is not None:
+                st.places[place] = c
+                st.loc[c] = -place - 1
+            elif under:
+                st.zones[z].insert(0, c)
+                st.loc[c] = z
+            else:
+                st.zones[z].append(c)
+                st.loc[c] = z
+
+        at_value = None
+
+        def put(st, L):
+            nonlocal at_value
+            z = target(st, L)
+            place = None
+            if at is not None:
+                k = at(st, L)
+                at_value = k
+                places = zones[z].places
+                if not 0 <= k < len(places):
+                    _runtime(f"`put`: {zones[z].name} has no slot {k} (slots 0..{len(places) - 1})", span)
+                place = places[k]
+            if single:
+                move(st, cards(st, L), z, place)
+            else:
+                chosen = list(source(st, L))
+                if under:
+                    chosen.reverse()
+                for c in chosen:
+                    move(st, c, z, place)
+
+        return put
+
+
+def _product(sizes) -> int:
+    out = 1
+    for n in sizes:
+        out *= n
+    return out
+
+
+def _const(value):
+    def const(s, L):
+        return value
+
+    const.constant = True
+    return const
+
+
+def _local(slot: int):
+    return lambda s, L: L[slot]
+
+
+class _Default(dict):
+    def __missing__(self, key):
+        return "{" + key + "}"

@@ -1,0 +1,627 @@
+"""The engine: a game's state as plain data, and step / legal_moves / apply.
+
+A :class:`State` holds the zones, the board's places, the variables, the
+flow's program counter and locals, whose decision is pending, the random
+generator and the moves made. It can be cloned, compared, hashed and saved to
+JSON; the same rules, parameters, seed and moves always give the same state.
+"""
+
+from __future__ import annotations
+
+import json
+
+import attrs
+
+from . import types as T
+from .compile import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, MAX_TRIGGER_FIRINGS, RETURN, SET, Program
+from .errors import IllegalMove, ParameterError, RulesRuntimeError, SaveError, Span
+from .rng import seed_state
+
+MAX_STEPS_PER_MOVE = 200_000
+SAVE_FORMAT = "ruledsl-state"
+SAVE_VERSION = 1
+
+
+@attrs.frozen(order=True)
+class Move:
+    """One move a player may make: the name of an option of a decision and its arguments."""
+
+    name: str
+    args: tuple = ()
+
+    def __str__(self) -> str:
+        return self.name + (f"({', '.join(map(str, self.args))})" if self.args else "")
+
+    def to_json(self) -> list:
+        return [self.name, *self.args]
+
+    @classmethod
+    def parse(cls, value) -> "Move":
+        """A move from a Move, a list/tuple ``[name, *args]`` or text such as ``play(17)``."""
+        if isinstance(value, Move):
+            return value
+        if isinstance(value, (list, tuple)) and value and isinstance(value[0], str):
+            args = value[1:]
+            if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+                return cls(value[0], tuple(args))
+        if isinstance(value, str):
+            text = value.strip()
+            name, _, rest = text.partition("(")
+            if name.isidentifier() and (not rest or rest.endswith(")")):
+                inner = rest[:-1].strip()
+                try:
+                    args = tuple(int(a) for a in inner.split(",")) if inner else ()
+                    return cls(name, args)
+                except ValueError:
+                    pass
+        raise IllegalMove(value, "a move is a name and numbers, like play(17) or [\"play\", 17]")
+
+
+class Game:
+    """A compiled rules file with its parameters: the factory of states."""
+
+    def __init__(self, program: Program):
+        self.program = program
+
+    @property
+    def name(self) -> str:
+        return self.program.name
+
+    @property
+    def params(self) -> dict:
+        return dict(self.program.params)
+
+    def new_game(self, players: int | None = None, seed: int = 0) -> "State":
+        """A new game for ``players`` players (the fewest allowed if None), run to its first decision."""
+        p = self.program
+        n = p.min_players if players is None else players
+        if not isinstance(n, int) or isinstance(n, bool) or not p.min_players <= n <= p.max_players:
+            raise ParameterError(f"{p.name} is for {p.min_players} to {p.max_players} players, not {players}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ParameterError(f"the seed must be a whole number, not {seed!r}")
+        s = State.__new__(State)
+        s.game = self
+        s.program = p
+        s.n = n
+        s.seed = seed
+        s.zones = [[] for _ in p.zones]
+        s.places = [-1] * p.place_count
+        s.loc = [0] * p.card_count
+        for zid, ids in p.initial:
+            s.zones[zid].extend(ids)
+            for c in ids:
+                s.loc[c] = zid
+        s.vars = [None] * p.var_count
+        s.locals = [None] * p.local_count
+        s.pc = 0
+        s.choice = -1
+        s.actor = -1
+        s.current = 0
+        s.rng = seed_state(seed)
+        s.grants = []
+        s.moves = []
+        s.over = False
+        s.finding = None
+        s._legal = None
+        for slot, fn in p.var_init:
+            s.vars[slot] = _run_rule(fn, s, s.locals, Span())
+        s._run()
+        return s
+
+    def replay(self, players: int, seed: int, moves) -> "State":
+        """The state reached from a new game by playing ``moves`` in order."""
+        s = self.new_game(players, seed)
+        for m in moves:
+            s.apply(m)
+        return s
+
+    def state_from_json(self, text) -> "State":
+        """A state saved with :meth:`State.to_json`; raises SaveError with the reason if it is corrupt."""
+        return _load_state(self, text)
+
+
+def _run_rule(fn, s, L, span):
+    try:
+        return fn(s, L)
+    except RulesRuntimeError:
+        raise
+    except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
+        raise RulesRuntimeError(f"a rule could not be carried out: {exc}", span) from None
+
+
+class State:
+    """Where a game stands. Plain data: clone(), ==, hash(), to_json()."""
+
+    __slots__ = ("game", "program", "n", "seed", "zones", "places", "loc", "vars", "locals", "pc",
+                 "choice", "actor", "current", "rng", "grants", "moves", "over", "finding", "_legal")
+
+    # ---- the OpenSpiel-like surface
+
+    @property
+    def current_player(self) -> int:
+        """The player who must decide now, or -1 when the game is over."""
+        return -1 if self.over else self.actor
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def decision(self) -> str | None:
+        """The name of the pending decision (e.g. ``turn``), or None when the game is over."""
+        return None if self.over else self.program.choices[self.choice].name
+
+    @property
+    def move_count(self) -> int:
+        return len(self.moves)
+
+    @property
+    def scores(self) -> list[int]:
+        p = self.program
+        return [p.score(self, i) for i in range(self.n)]
+
+    @property
+    def winners(self) -> list[int]:
+        """The players ranked first by the rules' ``winner`` order (ties share it); [] if stopped early."""
+        if not self.over or self.finding:
+            return []
+        keys = []
+        for i in range(self.n):
+            key = []
+            for fn, highest in self.program.winner_keys:
+                v = fn(self, i)
+                key.append(-v if highest else v)
+            keys.append(tuple(key))
+        best = min(keys)
+        return [i for i in range(self.n) if keys[i] == best]
+
+    def legal_moves(self) -> list[Move]:
+        """Every move the current player may make, in a stable order; [] when the game is over."""
+        if self._legal is None:
+            self._legal = [] if self.over else self._enumerate()
+        return list(self._legal)
+
+    def apply(self, move) -> None:
+        """Make a move. An illegal move raises IllegalMove and leaves the state unchanged."""
+        m = Move.parse(move)
+        if self.over:
+            raise IllegalMove(m, "the game is over")
+        legal = self.legal_moves()
+        if m not in legal:
+            option_names = {o.name for o in self.program.choices[self.choice].options}
+            if m.name not in option_names:
+                reason = (f"player {self.actor} is deciding `{self.decision}`, whose moves are "
+                          + ", ".join(sorted(option_names)))
+            else:
+                reason = f"it is not allowed now (legal: {', '.join(self.describe(x) for x in legal[:12])}"
+                reason += ", ...)" if len(legal) > 12 else ")"
+            raise IllegalMove(m, reason, legal)
+        saved = self.clone()
+        try:
+            self._apply(m)
+        except BaseException:
+            self._restore(saved)
+            raise
+
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        s.game = self.game
+        s.program = self.program
+        s.n = self.n
+        s.seed = self.seed
+        s.zones = [z.copy() for z in self.zones]
+        s.places = self.places.copy()
+        s.loc = self.loc.copy()
+        s.vars = self.vars.copy()
+        s.locals = self.locals.copy()
+        s.pc = self.pc
+        s.choice = self.choice
+        s.actor = self.actor
+        s.current = self.current
+        s.rng = self.rng
+        s.grants = [g.copy() for g in self.grants]
+        s.moves = self.moves.copy()
+        s.over = self.over
+        s.finding = self.finding
+        s._legal = self._legal
+        return s
+
+    def _restore(self, other: "State") -> None:
+        for name in State.__slots__:
+            setattr(self, name, getattr(other, name))
+
+    def _key(self) -> tuple:
+        return (self.n, self.seed, tuple(map(tuple, self.zones)), tuple(self.places), tuple(self.vars),
+                tuple(_freeze(v) for v in self.locals), self.pc, self.choice, self.actor, self.current,
+                self.rng, tuple(map(tuple, self.grants)), tuple(self.moves), self.over, self.finding)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and self.program is other.program and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        status = "over" if self.over else f"player {self.actor} to decide {self.decision}"
+        return f"<State {self.program.name}: {self.n} players, {len(self.moves)} moves, {status}>"
+
+    # ---- what players see
+
+    def card_label(self, card: int | None) -> str:
+        return "none" if card is None else self.program.card_labels[card]
+
+    def describe(self, move) -> str:
+        """A move in words, e.g. ``play(K♥)``."""
+        m = Move.parse(move)
+        kinds = []
+        if not self.over and self.choice >= 0:
+            for o in self.program.choices[self.choice].options:
+                if o.name == m.name:
+                    kinds = o.kinds
+        parts = []
+        for i, a in enumerate(m.args):
+            kind = kinds[i] if i < len(kinds) else T.ANY
+            if kind == T.CARD and 0 <= a < self.program.card_count:
+                parts.append(self.program.card_labels[a])
+            elif kind == T.PLAYER:
+                parts.append(f"player {a}")
+            else:
+                parts.append(str(a))
+        return m.name + (f"({', '.join(parts)})" if parts else "")
+
+    def sees(self, player: int, zid: int) -> str:
+        """How ``player`` sees zone ``zid``: 'all', 'top' or 'count'."""
+        z = self.program.zones[zid]
+        if z.visibility == "public":
+            return "all"
+        if z.visibility == "owner" and z.owner == player:
+            return "all"
+        for g in self.grants:
+            if g[0] == zid and g[1] == player:
+                return "all"
+        if z.visibility == "top":
+            return "top"
+        return "count"
+
+    def view(self, player: int) -> dict:
+        """What ``player`` may know: visible cards by label, hidden ones as '?', and the variables."""
+        if not isinstance(player, int) or not 0 <= player < self.n:
+            raise ParameterError(f"there is no player {player!r} in a {self.n}-player game")
+        p = self.program
+        labels = p.card_labels
+        zones = {}
+        for z in p.zones:
+            if z.owner is not None and z.owner >= self.n:
+                continue
+            how = self.sees(player, z.zid)
+            if z.places:
+                cards = [self.places[q] for q in z.places]
+                zones[z.name] = [None if c < 0 else (labels[c] if how == "all" else "?") for c in cards]
+                continue
+            cards = self.zones[z.zid]
+            if how == "all":
+                zones[z.name] = [labels[c] for c in cards]
+            elif how == "top":
+                zones[z.name] = ["?"] * (len(cards) - 1) + [labels[cards[-1]]] if cards else []
+            else:
+                zones[z.name] = ["?"] * len(cards)
+        variables = {}
+        for name, (base, sizes, dims) in p.var_families.items():
+            count = 1
+            for n in sizes:
+                count *= n
+            for i in range(count):
+                label = p.var_names[base + i]
+                if dims and dims[0][0] == "player" and i // max(1, count // sizes[0]) >= self.n:
+                    continue
+                v = self.vars[base + i]
+                variables[label] = labels[v] if (self.game and _var_is_card(p, name) and v is not None) else v
+        out = {
+            "player": player,
+            "current_player": self.current_player,
+            "decision": self.decision,
+            "zones": zones,
+            "vars": variables,
+            "over": self.over,
+        }
+        if player == self.current_player:
+            out["legal_moves"] = [self.describe(m) for m in self.legal_moves()]
+        return out
+
+    # ---- running the flow
+
+    def _enumerate(self) -> list[Move]:
+        choice = self.program.choices[self.choice]
+        L = self.locals.copy()
+        moves: list[Move] = []
+        for option in choice.options:
+            params, where = option.params, option.where
+            if not params:
+                if where is None or _run_rule(where, self, L, choice.span):
+                    moves.append(Move(option.name))
+                continue
+            self._expand(option, 0, [], L, moves, choice.span)
+        return moves
+
+    def _expand(self, option, i, args, L, moves, span) -> None:
+        slot, domain = option.params[i]
+        last = i == len(option.params) - 1
+        for v in list(_run_rule(domain, self, L, span)):
+            L[slot] = v
+            if last:
+                if option.where is None or _run_rule(option.where, self, L, span):
+                    moves.append(Move(option.name, tuple(args) + (v,)))
+            else:
+                self._expand(option, i + 1, args + [v], L, moves, span)
+
+    def _apply(self, m: Move) -> None:
+        choice = self.program.choices[self.choice]
+        for option in choice.options:
+            if option.name == m.name:
+                break
+        L = self.locals
+        for (slot, _), v in zip(option.params, m.args):
+            L[slot] = v
+        self.moves.append(m)
+        self.choice = -1
+        self.actor = -1
+        self.pc = option.body
+        self._legal = None
+        self._run()
+        if not self.over and len(self.moves) >= self.program.limit:
+            self.over = True
+            self.finding = (f"the game passed its bound of {self.program.limit} moves without ending "
+                            f"(limit {self.program.limit} moves)")
+
+    def _run(self) -> None:
+        """Carry out steps until a player must decide or the game ends."""
+        code = self.program.code
+        triggers = self.program.triggers
+        L = self.locals
+        budget = MAX_STEPS_PER_MOVE
+        pc = self.pc
+        try:
+            while True:
+                budget -= 1
+                if budget < 0:
+                    raise RulesRuntimeError(
+                        f"the rules ran {MAX_STEPS_PER_MOVE} steps without asking any player to move "
+                        "(an endless loop?)", code[pc][3])
+                kind, a, b, span = code[pc]
+                if kind == EFFECT:
+                    a(self, L)
+                    pc += 1
+                    if triggers:
+                        self.pc = pc
+                        self._fire()
+                elif kind == SET:
+                    a(self, L)
+                    pc += 1
+                elif kind == JUMP_IF_NOT:
+                    pc = pc + 1 if a(self, L) else b
+                elif kind == JUMP:
+                    pc = a
+                elif kind == CHOOSE:
+                    choice = self.program.choices[a]
+                    self.pc = pc
+                    self.choice = a
+                    actor = choice.actor(self, L)
+                    if not isinstance(actor, int) or not 0 <= actor < self.n:
+                        raise RulesRuntimeError(f"decision `{choice.name}` is asked of {actor!r}, who is no player",
+                                                span)
+                    self.actor = actor
+                    self._legal = None
+                    if not self.legal_moves():
+                        raise RulesRuntimeError(
+                            f"player {actor} must decide `{choice.name}` but has no legal move", span)
+                    return
+                elif kind == HALT:
+                    self.pc = pc
+                    self.over = True
+                    self.choice = -1
+                    self.actor = -1
+                    self._legal = []
+                    return
+                else:  # RETURN outside a trigger
+                    raise AssertionError("RETURN reached in the flow")
+        except RulesRuntimeError as err:
+            if not err.span.line:
+                raise RulesRuntimeError(err.message, code[pc][3]) from None
+            raise
+        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
+            raise RulesRuntimeError(f"a rule could not be carried out: {exc}", code[pc][3]) from None
+
+    def _fire(self) -> None:
+        """Run triggers whose condition holds, first declared first, until none does."""
+        triggers = self.program.triggers
+        code = self.program.code
+        L = self.locals
+        fired = 0
+        again = True
+        while again:
+            again = False
+            for t in triggers:
+                values = t.domain(self, L) if t.domain is not None else (None,)
+                for v in values:
+                    if t.slot is not None:
+                        L[t.slot] = v
+                    if t.cond(self, L):
+                        fired += 1
+                        if fired > MAX_TRIGGER_FIRINGS:
+                            raise RulesRuntimeError(
+                                f"trigger `{t.name}` keeps firing ({MAX_TRIGGER_FIRINGS} times after one step); "
+                                "its body must make its condition false", t.span)
+                        pc = t.body
+                        while True:
+                            kind, a, b, span = code[pc]
+                            if kind == EFFECT or kind == SET:
+                                a(self, L)
+                                pc += 1
+                            elif kind == JUMP_IF_NOT:
+                                pc = pc + 1 if a(self, L) else b
+                            elif kind == JUMP:
+                                pc = a
+                            else:
+                                break
+                        again = True
+                        break
+                if again:
+                    break
+
+    # ---- checks used by tests and verify
+
+    def card_locations(self) -> dict[int, list[str]]:
+        """Where every card is, found by scanning every zone: card id -> zone names."""
+        where: dict[int, list[str]] = {c: [] for c in range(self.program.card_count)}
+        for z in self.program.zones:
+            if z.places:
+                continue
+            for c in self.zones[z.zid]:
+                where.setdefault(c, []).append(z.name)
+        seen_places = set()
+        for z in self.program.zones:
+            for q in z.places:
+                if q in seen_places:
+                    continue
+                seen_places.add(q)
+                c = self.places[q]
+                if c >= 0:
+                    where.setdefault(c, []).append(f"{z.name} slot {z.places.index(q)}")
+        return where
+
+    def broken_invariants(self) -> list[str]:
+        """The rules file's own invariants that do not hold here, as messages."""
+        out = []
+        L = self.locals.copy()
+        for inv in self.program.invariants:
+            values = inv.domain(self, L) if inv.domain is not None else (None,)
+            for v in list(values):
+                if inv.slot is not None:
+                    L[inv.slot] = v
+                if not inv.cond(self, L):
+                    what = f" for {v}" if inv.slot is not None else ""
+                    out.append(f"invariant `{inv.name}`{what} is broken" + (f": {inv.message}" if inv.message else ""))
+        return out
+
+    # ---- saving
+
+    def to_json(self) -> str:
+        data = {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "game": self.program.name,
+            "params": self.program.params,
+            "players": self.n,
+            "seed": self.seed,
+            "zones": self.zones,
+            "places": self.places,
+            "vars": self.vars,
+            "locals": [_plain(v) for v in self.locals],
+            "pc": self.pc,
+            "choice": self.choice,
+            "actor": self.actor,
+            "current": self.current,
+            "rng": self.rng,
+            "grants": self.grants,
+            "moves": [m.to_json() for m in self.moves],
+            "over": self.over,
+            "finding": self.finding,
+        }
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _var_is_card(program: Program, name: str) -> bool:
+    return getattr(program, "card_vars", set()) and name in program.card_vars
+
+
+def _freeze(v):
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    if isinstance(v, range):
+        return tuple(v)
+    return v
+
+
+def _plain(v):
+    if isinstance(v, (list, tuple, range)):
+        return [_plain(x) for x in v]
+    return v
+
+
+def _load_state(game: Game, text) -> State:
+    p = game.program
+    try:
+        data = json.loads(text) if isinstance(text, (str, bytes)) else text
+    except ValueError as exc:
+        raise SaveError(f"not a saved state: the text is not JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveError("not a saved ruledsl state: the 'format' field is missing or wrong")
+    if data.get("version") != SAVE_VERSION:
+        raise SaveError(f"saved with format version {data.get('version')!r}; this ruledsl reads version {SAVE_VERSION}")
+    if data.get("game") != p.name:
+        raise SaveError(f"the save is of the game {data.get('game')!r}, not {p.name!r}")
+    if data.get("params") != p.params:
+        raise SaveError(f"the save was made with parameters {data.get('params')}, not {p.params}")
+
+    def need(key, check, what):
+        value = data.get(key)
+        if not check(value):
+            raise SaveError(f"field '{key}' should be {what}")
+        return value
+
+    def is_int(v):
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    def int_list(v, length):
+        return isinstance(v, list) and len(v) == length and all(is_int(x) for x in v)
+
+    n = need("players", lambda v: is_int(v) and p.min_players <= v <= p.max_players,
+             f"a player count from {p.min_players} to {p.max_players}")
+    seed = need("seed", is_int, "a whole number")
+    zones = need("zones", lambda v: isinstance(v, list) and len(v) == len(p.zones)
+                 and all(isinstance(z, list) and all(is_int(c) for c in z) for z in v),
+                 f"a list of {len(p.zones)} lists of card ids")
+    places = need("places", lambda v: int_list(v, p.place_count), f"a list of {p.place_count} card ids or -1")
+    counts = [0] * p.card_count
+    loc = [0] * p.card_count
+    for zid, cards in enumerate(zones):
+        for c in cards:
+            if not 0 <= c < p.card_count:
+                raise SaveError(f"zone {p.zones[zid].name} holds card {c}, which does not exist")
+            counts[c] += 1
+            loc[c] = zid
+    for q, c in enumerate(places):
+        if c >= 0:
+            if c >= p.card_count:
+                raise SaveError(f"a board place holds card {c}, which does not exist")
+            counts[c] += 1
+            loc[c] = -q - 1
+        elif c != -1:
+            raise SaveError("an empty board place is written -1")
+    for c, k in enumerate(counts):
+        if k != 1:
+            raise SaveError(f"card {c} ({p.card_labels[c]}) is in {k} places; every card must be in exactly one")
+    s = State.__new__(State)
+    s.game, s.program, s.n, s.seed = game, p, n, seed
+    s.zones, s.places, s.loc = zones, places, loc
+    s.vars = need("vars", lambda v: isinstance(v, list) and len(v) == p.var_count, f"a list of {p.var_count} values")
+    s.locals = need("locals", lambda v: isinstance(v, list) and len(v) == p.local_count,
+                    f"a list of {p.local_count} values")
+    s.pc = need("pc", lambda v: is_int(v) and 0 <= v < len(p.code), "a step of the program")
+    s.choice = need("choice", lambda v: is_int(v) and -1 <= v < len(p.choices), "a decision number or -1")
+    s.actor = need("actor", lambda v: is_int(v) and -1 <= v < n, "a player or -1")
+    s.current = need("current", lambda v: is_int(v) and 0 <= v < max(n, 1), "a player")
+    s.rng = need("rng", lambda v: is_int(v) and 0 <= v < 2 ** 64, "the generator's 64-bit state")
+    s.grants = need("grants", lambda v: isinstance(v, list) and all(
+        isinstance(g, list) and len(g) == 2 and all(is_int(x) for x in g) for g in v), "a list of [zone, player]")
+    raw_moves = need("moves", lambda v: isinstance(v, list), "a list of moves")
+    try:
+        s.moves = [Move.parse(m) for m in raw_moves]
+    except IllegalMove:
+        raise SaveError("field 'moves' holds something that is not a move") from None
+    s.over = need("over", lambda v: isinstance(v, bool), "true or false")
+    s.finding = need("finding", lambda v: v is None or isinstance(v, str), "null or a message")
+    if not s.over and (s.choice < 0 or s.actor < 0 or p.code[s.pc][0] != CHOOSE):
+        raise SaveError("the save says the game goes on, but no decision is pending")
+    s._legal = None
+    return s

@@ -1,0 +1,115 @@
+"""Every error a user can meet, with one base class.
+
+A diagnostic names where (file, line, column), what (a stable code and a
+message) and what to do (a hint); it renders as ``file:line:col: error:
+message`` followed by the source line and a caret, the way compilers do.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """A stretch of a source file: 1-based line and column of its start and end."""
+
+    file: str = "<rules>"
+    line: int = 0
+    column: int = 0
+    end_line: int = 0
+    end_column: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+NOWHERE = Span()
+
+
+@attrs.frozen
+class Diagnostic:
+    """One finding about a rules file."""
+
+    code: str
+    message: str
+    span: Span = NOWHERE
+    hint: str | None = None
+    source_line: str | None = None
+
+    @property
+    def file(self) -> str:
+        return self.span.file
+
+    @property
+    def line(self) -> int:
+        return self.span.line
+
+    @property
+    def column(self) -> int:
+        return self.span.column
+
+    def render(self) -> str:
+        head = f"{self.span}: error: {self.message}" if self.span.line else f"{self.span.file}: error: {self.message}"
+        lines = [head]
+        if self.source_line is not None and self.span.line:
+            lines.append("    " + self.source_line.rstrip("\n"))
+            width = 1
+            if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
+                width = self.span.end_column - self.span.column
+            lines.append("    " + " " * (self.span.column - 1) + "^" * width)
+        if self.hint:
+            lines.append(f"    hint: {self.hint}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class RuledslError(Exception):
+    """Base class of every error ruledsl raises for bad input."""
+
+
+class RulesError(RuledslError):
+    """A rules file that cannot be loaded; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        count = len(self.diagnostics)
+        summary = f"{count} error{'s' if count != 1 else ''}"
+        super().__init__("\n".join(d.render() for d in self.diagnostics) + f"\n{summary}")
+
+
+class IllegalMove(RuledslError):
+    """A move that is not among the legal moves of the state; the state is unchanged."""
+
+    def __init__(self, move, reason: str, legal: list | None = None):
+        self.move = move
+        self.reason = reason
+        self.legal = legal
+        super().__init__(f"illegal move {move}: {reason}")
+
+
+class RulesRuntimeError(RuledslError):
+    """A rule that cannot be carried out in the position reached (a finding for the rules author)."""
+
+    def __init__(self, message: str, span: Span = NOWHERE):
+        self.span = span
+        self.message = message
+        where = f"{span}: " if span.line else ""
+        super().__init__(f"{where}{message}")
+
+
+class SaveError(RuledslError):
+    """A saved state or game log that cannot be read back."""
+
+
+class ParameterError(RuledslError):
+    """A parameter or player count that the rules file does not accept."""
+
+
+def source_line(text: str, line: int) -> str | None:
+    lines = text.splitlines()
+    if 1 <= line <= len(lines):
+        return lines[line - 1]
+    return None
