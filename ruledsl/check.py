@@ -696,8 +696,9 @@ class _Checker:
             if not dims:
                 self.error("E205", f"`{name}` has no index", node)
             else:
-                self.error("E205", f"`{name}` takes {len(dims)} index(es), not {len(given)}", node,
-                           f"write {name}[{', '.join(_dim_word(d) for d in dims)}]")
+                want = f"{len(dims)} index" + ("es" if len(dims) > 1 else "")
+                self.error("E205", f"`{name}` needs {want}, but {len(given)} {'is' if len(given) == 1 else 'are'} given",
+                           node, f"write {name}[{', '.join(_dim_word(d) for d in dims)}]")
         for dim, expr in zip(dims, given):
             t = self.expr(expr, scope)
             want = T.PLAYER if dim[0] == "player" else T.enum(dim[1]) if dim[0] == "enum" else T.INT

@@ -105,6 +105,7 @@ class Program:
     score: object  # fn(state, player) -> int
     winner_keys: list  # [fn(state, player) -> int, highest?]
     source: dict  # file -> text
+    enums: dict = attrs.Factory(dict)  # enum name -> value names
 
 
 def compile_model(model: Model) -> Program:
@@ -174,6 +175,7 @@ class _Compiler:
             var_families=self.var_families, local_count=self.local_count, code=self.code,
             choices=self.choices, triggers=triggers, invariants=invariants, score=score,
             winner_keys=keys, source=m.texts,
+            enums={name: list(e.values) for name, e in m.enums.items()},
         )
 
     def _default(self, type_: str):

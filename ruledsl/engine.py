@@ -468,6 +468,95 @@ class State:
                 if again:
                     break
 
+    # ---- setting up a position (tests, puzzles, teaching)
+
+    def cards_named(self, label: str) -> list[int]:
+        """The ids of the cards shown as ``label`` (two decks give two ids per label)."""
+        return [c for c, text in enumerate(self.program.card_labels) if text == label]
+
+    def zone_id(self, name: str) -> int:
+        for z in self.program.zones:
+            if z.name == name.replace(" ", ""):
+                if z.owner is not None and z.owner >= self.n:
+                    break
+                return z.zid
+        known = ", ".join(z.name for z in self.program.zones if z.owner is None or z.owner < self.n)
+        raise ParameterError(f"there is no zone {name!r} (zones: {known})")
+
+    def cards_in(self, zone: str) -> list[str]:
+        """The labels of the cards in a zone, bottom to top (a track: slot by slot, None for empty)."""
+        z = self.program.zones[self.zone_id(zone)]
+        if z.places:
+            return [None if self.places[q] < 0 else self.card_label(self.places[q]) for q in z.places]
+        return [self.card_label(c) for c in self.zones[z.zid]]
+
+    def place(self, card, zone: str, slot: int | None = None) -> int:
+        """Move one card (an id, or a label: the first such card not already there) to the top of
+        ``zone``, or into ``slot`` of a track. Returns the card's id. Triggers do not run."""
+        zid = self.zone_id(zone)
+        z = self.program.zones[zid]
+        if isinstance(card, str):
+            ids = self.cards_named(card)
+            if not ids:
+                raise ParameterError(f"there is no card {card!r}")
+            elsewhere = [c for c in ids if self.loc[c] != zid
+                         and not (self.loc[c] < 0 and -self.loc[c] - 1 in z.places)]
+            cid = (elsewhere or ids)[0]
+        else:
+            cid = card
+            if not isinstance(cid, int) or not 0 <= cid < self.program.card_count:
+                raise ParameterError(f"there is no card {card!r}")
+        if z.places:
+            if slot is None or not 0 <= slot < len(z.places):
+                raise ParameterError(f"{z.name} is a track: give a slot from 0 to {len(z.places) - 1}")
+            q = z.places[slot]
+            if self.places[q] >= 0 and self.places[q] != cid:
+                raise ParameterError(f"slot {slot} of {z.name} already holds {self.card_label(self.places[q])}")
+        elif slot is not None:
+            raise ParameterError(f"{z.name} has no slots; only tracks do")
+        old = self.loc[cid]
+        if old >= 0:
+            self.zones[old].remove(cid)
+        else:
+            self.places[-old - 1] = -1
+        if z.places:
+            self.places[z.places[slot]] = cid
+            self.loc[cid] = -z.places[slot] - 1
+        else:
+            self.zones[zid].append(cid)
+            self.loc[cid] = zid
+        self._legal = None
+        return cid
+
+    def stack(self, zone: str, labels: list) -> list[int]:
+        """Put the named cards on top of ``zone`` so the first label ends on top: stacks a deck."""
+        return [self.place(card, zone) for card in reversed(labels)]
+
+    def set_var(self, name: str, value) -> None:
+        """Set a variable such as ``dealer`` or ``rank[red]``: a number, true/false, an enum value's
+        name, or a card label."""
+        p = self.program
+        key = name.replace(" ", "")
+        if key not in p.var_names:
+            raise ParameterError(f"there is no variable {name!r} (variables: {', '.join(p.var_names)})")
+        if isinstance(value, str):
+            labels = self.cards_named(value)
+            enum_values = {v: i for e in getattr(p, "enums", {}).values() for i, v in enumerate(e)}
+            if value in enum_values:
+                value = enum_values[value]
+            elif labels:
+                value = labels[0]
+            else:
+                raise ParameterError(f"{value!r} is neither a card nor an enum value")
+        self.vars[p.var_names.index(key)] = value
+        self._legal = None
+
+    def get_var(self, name: str):
+        key = name.replace(" ", "")
+        if key not in self.program.var_names:
+            raise ParameterError(f"there is no variable {name!r}")
+        return self.vars[self.program.var_names.index(key)]
+
     # ---- checks used by tests and verify
 
     def card_locations(self) -> dict[int, list[str]]:

@@ -35,7 +35,7 @@ _READABLE = {
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'", "COMMA": "','",
     "EQUAL": "'='", "DOT": "'.'", "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'",
     "PERCENT": "'%'", "ASSIGN_OP": "'=' or '+=' or '-='", "COMPARE": "a comparison",
-    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'", "PLACE": "'into' or 'under'",
+    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
     "ORDER": "'lowest' or 'highest'", "EACH": "'each'", "$END": "the end of the file",
 }
 
@@ -69,7 +69,7 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, text: str, path: str) ->
         line, col = len(lines), len(lines[-1]) + 1
         expected = sorted({_readable(t) for t in err.expected})
         message = "the file ends too early; expected " + _join(expected)
-        hint = "is a '}' missing?" if "'}'" in expected else None
+        hint = _open_brace_hint(text) if "'}'" in expected else None
     else:
         token = err.token
         expected = sorted({_readable(t) for t in err.expected})
@@ -79,15 +79,37 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, text: str, path: str) ->
             lines = text.splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
             message = "the file ends too early; expected " + _join(expected)
-            hint = "is a '}' missing?" if "'}'" in expected else None
-        elif token is not None and token.type == "NAME" and "'='" in expected:
-            hint = None
+            hint = _open_brace_hint(text) if "'}'" in expected else None
     width = len(str(getattr(err, "token", "") or "x"))
     span = Span(path, line, col, line, col + max(width, 1))
     return Diagnostic("E100", message, span, hint, source_line(text, line))
 
 
+def _open_brace_hint(text: str) -> str:
+    """Name the innermost '{' that is never closed."""
+    stack = []
+    for number, line in enumerate(text.splitlines(), 1):
+        in_string = False
+        for col, ch in enumerate(line, 1):
+            if ch == '"':
+                in_string = not in_string
+            elif in_string:
+                continue
+            elif ch == "#":
+                break
+            elif ch == "{":
+                stack.append((number, col))
+            elif ch == "}" and stack:
+                stack.pop()
+    if stack:
+        line, col = stack[-1]
+        return f"the '{{' opened at line {line}, column {col} is never closed"
+    return "is a '}' missing?"
+
+
 def _join(items: list[str]) -> str:
+    if "'}'" in items:  # the most likely fix comes first
+        items = ["'}'"] + [i for i in items if i != "'}'"]
     if len(items) > 8:
         items = items[:8] + ["..."]
     if len(items) <= 1:

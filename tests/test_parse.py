@@ -1,0 +1,59 @@
+"""The parser: syntax errors name what was found, what was expected, and where."""
+
+import pytest
+
+from ruledsl import RulesError
+from ruledsl import ast as A
+from ruledsl.parse import data_path, parse
+
+
+def syntax_error(text: str):
+    with pytest.raises(RulesError) as info:
+        parse(text, "x.rules")
+    [d] = info.value.diagnostics
+    return d
+
+
+def test_nodes_carry_their_span():
+    tree = parse('game "G"\nzone deck: pile hidden\n', "g.rules")
+    zone = tree.items[1]
+    assert isinstance(zone, A.ZoneDef)
+    assert (zone.span.file, zone.span.line, zone.span.column) == ("g.rules", 2, 1)
+
+
+def test_unexpected_token():
+    d = syntax_error('game "x"\nflow {\n  put c into\n}\n')
+    assert (d.code, d.line, d.column) == ("E100", 4, 1)
+    assert d.message == "unexpected '}'; expected a name"
+
+
+def test_unclosed_block_names_the_open_brace():
+    d = syntax_error('game "x"\nflow {\n  shuffle deck\n')
+    assert d.message.startswith("the file ends too early; expected '}'")
+    assert d.hint == "the '{' opened at line 2, column 6 is never closed"
+
+
+def test_bad_character():
+    d = syntax_error('flow {\n  shuffle deck $\n}\n')
+    assert (d.line, d.column, d.message) == (2, 16, "unexpected character '$'")
+
+
+def test_operator_precedence():
+    tree = parse("define x = 1 + 2 * 3 == 7 and not false\n", "p.rules")
+    body = tree.items[0].body
+    assert body.op == "and"
+    assert body.left.op == "=="
+    assert body.left.left.op == "+"
+    assert body.left.left.right.op == "*"
+
+
+def test_grammar_is_found():
+    assert data_path("grammar", "ruledsl.lark").is_file()
+    assert data_path("lib", "standard.rules").is_file()
+
+
+def test_every_game_file_parses():
+    from pathlib import Path
+
+    for path in sorted(Path("games").rglob("*.rules")):
+        parse(path.read_text(encoding="utf-8"), str(path))
