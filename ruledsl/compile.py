@@ -106,6 +106,7 @@ class Program:
     winner_keys: list  # [fn(state, player) -> int, highest?]
     source: dict  # file -> text
     enums: dict = attrs.Factory(dict)  # enum name -> value names
+    trigger_mask: int = 0  # families some trigger reads: only effects touching them are followed by a check
 
 
 def compile_model(model: Model) -> Program:
@@ -176,7 +177,41 @@ class _Compiler:
             choices=self.choices, triggers=triggers, invariants=invariants, score=score,
             winner_keys=keys, source=m.texts,
             enums={name: list(e.values) for name, e in m.enums.items()},
+            trigger_mask=self._trigger_mask(),
         )
+
+    def _trigger_mask(self) -> int:
+        mask = 0
+        for t in self.m.triggers:
+            mask |= self._reads(t.cond, set())
+            if t.domain is not None:
+                mask |= self._reads(t.domain, set())
+        return mask
+
+    def _reads(self, node, seen: set) -> int:
+        """The zone and variable families an expression may read (all of them if it reads `current`)."""
+        m = self.m
+        if isinstance(node, A.Name):
+            if node.name in self.bits and node not in m.bindings:
+                return self.bits[node.name]
+            if node.name == "current":
+                return -1
+            if node.name in m.defines and node.name not in seen:
+                return self._reads(m.defines[node.name].body, seen | {node.name})
+            return 0
+        if isinstance(node, A.Call) and node.name in m.defines and node.name not in seen:
+            mask = self._reads(m.defines[node.name].body, seen | {node.name})
+            return mask | self._reads_children(node, seen)
+        return self._reads_children(node, seen)
+
+    def _reads_children(self, node, seen: set) -> int:
+        mask = 0
+        for field in attrs.fields(type(node)):
+            value = getattr(node, field.name)
+            for item in (value if isinstance(value, tuple) else (value,)):
+                if isinstance(item, A.Node):
+                    mask |= self._reads(item, seen)
+        return mask
 
     def _default(self, type_: str):
         return {T.INT: 0, T.BOOL: False, T.PLAYER: 0}.get(type_)
@@ -265,6 +300,9 @@ class _Compiler:
         self.zone_list: list = []
         self.zone_families: dict = {}
         self.place_count = 0
+        self.bits: dict = {}  # zone or variable family -> its bit in an effect's change mask
+        for name in itertools.chain(m.zones, m.vars):
+            self.bits[name] = 1 << len(self.bits)
         for zone in m.zones.values():
             sizes = [m.dim_size(d) for d in zone.dims]
             base = len(self.zone_list)
@@ -295,6 +333,11 @@ class _Compiler:
             for z in self.zone_list:
                 if z.places:
                     z.places = tuple(alias.get(p, p) for p in z.places)
+        self.zone_bit = [self.bits[z.family] for z in self.zone_list]
+        self.place_bit = [0] * self.place_count
+        for z in self.zone_list:
+            for q in z.places:
+                self.place_bit[q] |= self.bits[z.family]
 
     def _index_text(self, dim, i) -> str:
         if dim[0] == "player":
@@ -534,6 +577,48 @@ class _Compiler:
                 else:
                     self.env[b] = old
 
+    def call_define(self, d: A.DefineDef, args: list):
+        """Inline a define; an argument that is more than a constant or a local is worked out once,
+        into a slot of its own, before the body runs."""
+        simple = []
+        staged = []
+        for pname, (fn, t) in zip(d.params, args):
+            if getattr(fn, "constant", False) or getattr(fn, "local", None) is not None:
+                simple.append((fn, t))
+            else:
+                slot = self.slot(self._binding(d, pname))
+                staged.append((slot, fn))
+                simple.append((_local(slot), t))
+        body, t = self.inline_define(d, simple)
+        if not staged:
+            return body, t
+        if len(staged) == 1:
+            (k, a), = staged
+
+            def call1(s, L):
+                L[k] = a(s, L)
+                return body(s, L)
+
+            return call1, t
+        if len(staged) == 2:
+            (k1, a1), (k2, a2) = staged
+
+            def call2(s, L):
+                v1 = a1(s, L)
+                L[k2] = a2(s, L)
+                L[k1] = v1
+                return body(s, L)
+
+            return call2, t
+
+        def call(s, L):
+            values = [a(s, L) for _, a in staged]
+            for (k, _), v in zip(staged, values):
+                L[k] = v
+            return body(s, L)
+
+        return call, t
+
     def _index_fn(self, dims, sizes, indices, name, span):
         fns = [self.expr(i)[0] for i in indices]
         if all(getattr(f, "constant", False) for f in fns):
@@ -542,6 +627,8 @@ class _Compiler:
         checks = []
         for dim, size in zip(dims, sizes):
             checks.append((dim[1] if dim[0] == "range" else 0, size, dim[0] == "player"))
+        if len(fns) == 1 and dims[0][0] == "enum":
+            return fns[0]  # enum values come only from enum-typed expressions
         if len(fns) == 1:
             f = fns[0]
             low, size, is_player = checks[0]
@@ -576,6 +663,8 @@ class _Compiler:
         idx = self._index_fn(dims, sizes, indices, name, span)
         if getattr(idx, "constant", False):
             return _const(base + idx(None, None))
+        if base == 0:
+            return idx
         return lambda s, L: base + idx(s, L)
 
     def zone_ref(self, ref: A.ZoneRef):
@@ -587,6 +676,8 @@ class _Compiler:
         if getattr(idx, "constant", False):
             slot = base + idx(None, None)
             return lambda s, L: s.vars[slot]
+        if base == 0:
+            return lambda s, L: s.vars[idx(s, L)]
         return lambda s, L: s.vars[base + idx(s, L)]
 
     def cards(self, fn, t, span):
@@ -629,7 +720,9 @@ class _Compiler:
         if e.name in m.defines:
             d = m.defines[e.name]
             args = [self.expr(a, statics=statics) for a in e.args]
-            return self.inline_define(d, args)
+            if statics is not None:
+                return self.inline_define(d, args)
+            return self.call_define(d, args)
         args = [self.expr(a, statics=statics) for a in e.args]
         span = e.span
         name = e.name
@@ -818,21 +911,7 @@ class _Compiler:
 
             fn = mod
         else:
-            import operator
-
-            f = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq,
-                 "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
-                 ">=": operator.ge}[op]
-            if op in ("<", "<=", ">", ">="):
-                def compare(s, L):
-                    a, b = lf(s, L), rf(s, L)
-                    if a is None or b is None:
-                        _runtime(f"`{op}` compares numbers, but one side is none", span)
-                    return f(a, b)
-
-                fn = compare
-            else:
-                fn = lambda s, L: f(lf(s, L), rf(s, L))  # noqa: E731
+            fn = _arith(op, lf, rf, span)
         if getattr(lf, "constant", False) and getattr(rf, "constant", False):
             return _const(fn(None, None)), result
         return fn, result
@@ -863,14 +942,29 @@ class _Compiler:
                 return
             base, sizes, dims = self.var_families[s.name]
             idx = self._index_fn(dims, sizes, s.indices, s.name, span)
-            if s.op == "=":
+            bit = self.bits[s.name]
+            if getattr(idx, "constant", False):
+                slot = base + idx(None, None)
+                if s.op == "=":
+                    def assign(st, L):
+                        st.vars[slot] = value(st, L)
+                        return bit
+                else:
+                    sign = 1 if s.op == "+=" else -1
+
+                    def assign(st, L):
+                        st.vars[slot] += sign * value(st, L)
+                        return bit
+            elif s.op == "=":
                 def assign(st, L):
                     st.vars[base + idx(st, L)] = value(st, L)
+                    return bit
             else:
                 sign = 1 if s.op == "+=" else -1
 
                 def assign(st, L):
                     st.vars[base + idx(st, L)] += sign * value(st, L)
+                    return bit
             self.emit(EFFECT, assign, span=span)
         elif isinstance(s, A.Let):
             b = self._binding(s, s.name)
@@ -887,6 +981,7 @@ class _Compiler:
         elif isinstance(s, A.Deal):
             count = self.expr(s.count)[0]
             src, dst = self.zone_ref(s.source), self.zone_ref(s.target)
+            zone_bit = self.zone_bit
 
             def deal(st, L):
                 z, target = src(st, L), dst(st, L)
@@ -897,11 +992,19 @@ class _Compiler:
                     c = pile.pop()
                     into.append(c)
                     loc[c] = target
+                return zone_bit[z] | zone_bit[target]
 
             self.emit(EFFECT, deal, span=span)
         elif isinstance(s, A.Shuffle):
             zf = self.zone_ref(s.zone)
-            self.emit(EFFECT, lambda st, L: shuffle(st, st.zones[zf(st, L)]), span=span)
+            zone_bit = self.zone_bit
+
+            def shuffle_zone(st, L):
+                z = zf(st, L)
+                shuffle(st, st.zones[z])
+                return zone_bit[z]
+
+            self.emit(EFFECT, shuffle_zone, span=span)
         elif isinstance(s, A.Gather):
             zf = self.zone_ref(s.zone)
 
@@ -920,6 +1023,7 @@ class _Compiler:
                         into.append(c)
                         loc[c] = target
                         places[p] = -1
+                return -1
 
             self.emit(EFFECT, gather, span=span)
         elif isinstance(s, A.If):
@@ -1075,6 +1179,8 @@ class _Compiler:
         single = t in (T.CARD, T.NONE) or (t == T.ANY and False)
         source = None if single else self.cards(cards, t, span)
 
+        zone_bit, place_bit = self.zone_bit, self.place_bit
+
         def move(st, c, z, place):
             if c is None:
                 _runtime("`put`: there is no card to move", span)
@@ -1084,17 +1190,20 @@ class _Compiler:
                     _runtime(f"`put`: slot {at_value} of {zones[z].name} already holds a card", span)
             if old >= 0:
                 st.zones[old].remove(c)
+                changed = zone_bit[old]
             else:
                 st.places[-old - 1] = -1
+                changed = place_bit[-old - 1]
             if place is not None:
                 st.places[place] = c
                 st.loc[c] = -place - 1
-            elif under:
+                return changed | place_bit[place]
+            if under:
                 st.zones[z].insert(0, c)
-                st.loc[c] = z
             else:
                 st.zones[z].append(c)
-                st.loc[c] = z
+            st.loc[c] = z
+            return changed | zone_bit[z]
 
         at_value = None
 
@@ -1110,15 +1219,53 @@ class _Compiler:
                     _runtime(f"`put`: {zones[z].name} has no slot {k} (slots 0..{len(places) - 1})", span)
                 place = places[k]
             if single:
-                move(st, cards(st, L), z, place)
-            else:
-                chosen = list(source(st, L))
-                if under:
-                    chosen.reverse()
-                for c in chosen:
-                    move(st, c, z, place)
+                return move(st, cards(st, L), z, place)
+            chosen = list(source(st, L))
+            if under:
+                chosen.reverse()
+            changed = zone_bit[z]
+            for c in chosen:
+                changed |= move(st, c, z, place)
+            return changed
 
         return put
+
+
+def _arith(op, lf, rf, span):
+    """A closure for + - * and the comparisons, specialised when the right side is a constant."""
+    if getattr(rf, "constant", False):
+        c = rf(None, None)
+        if op == "+":
+            return lambda s, L: lf(s, L) + c
+        if op == "-":
+            return lambda s, L: lf(s, L) - c
+        if op == "*":
+            return lambda s, L: lf(s, L) * c
+        if op == "==":
+            return lambda s, L: lf(s, L) == c
+        if op == "!=":
+            return lambda s, L: lf(s, L) != c
+    if op == "+":
+        return lambda s, L: lf(s, L) + rf(s, L)
+    if op == "-":
+        return lambda s, L: lf(s, L) - rf(s, L)
+    if op == "*":
+        return lambda s, L: lf(s, L) * rf(s, L)
+    if op == "==":
+        return lambda s, L: lf(s, L) == rf(s, L)
+    if op == "!=":
+        return lambda s, L: lf(s, L) != rf(s, L)
+    import operator
+
+    f = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+
+    def compare(s, L):
+        a, b = lf(s, L), rf(s, L)
+        if a is None or b is None:
+            _runtime(f"`{op}` compares numbers, but one side is none", span)
+        return f(a, b)
+
+    return compare
 
 
 def _product(sizes) -> int:
@@ -1137,7 +1284,11 @@ def _const(value):
 
 
 def _local(slot: int):
-    return lambda s, L: L[slot]
+    def local(s, L):
+        return L[slot]
+
+    local.local = slot
+    return local
 
 
 class _Default(dict):

@@ -376,7 +376,7 @@ class State:
     def _run(self) -> None:
         """Carry out steps until a player must decide or the game ends."""
         code = self.program.code
-        triggers = self.program.triggers
+        watched = self.program.trigger_mask if self.program.triggers else 0
         L = self.locals
         budget = MAX_STEPS_PER_MOVE
         pc = self.pc
@@ -389,9 +389,9 @@ class State:
                         "(an endless loop?)", code[pc][3])
                 kind, a, b, span = code[pc]
                 if kind == EFFECT:
-                    a(self, L)
+                    changed = a(self, L)
                     pc += 1
-                    if triggers:
+                    if changed & watched:
                         self.pc = pc
                         self._fire()
                 elif kind == SET:

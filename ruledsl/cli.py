@@ -1,0 +1,388 @@
+"""The ``ruledsl`` command: check rules files, run games between bots, simulate many.
+
+Exit codes: 0 success; 1 a rules file is broken or a rule failed while
+playing; 2 a usage error (bad option, missing file, unknown or bad parameter,
+player count out of range). Errors are printed on stderr, never as a
+traceback; set RULEDSL_DEBUG=1 to see the traceback of an internal error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__, load
+from . import ast as A
+from .bots import BOTS
+from .errors import Diagnostic, ParameterError, RuledslError, RulesError, RulesRuntimeError, Span, source_line
+from .parse import parse
+from .sim import PlayoutFailed, play_game, simulate
+
+LOG_FORMAT = "ruledsl-log"
+LOG_VERSION = 1
+
+EXIT_RULES = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+
+class CliError(click.ClickException):
+    """A one-line reason on stderr and an exit code."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_USAGE):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+    def show(self, file=None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+class _Group(click.Group):
+    """Turns any error that escaped a command into a message instead of a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except RuledslError as err:
+            raise CliError(str(err), EXIT_RULES) from None
+        except Exception as err:  # an internal error: say so briefly
+            if os.environ.get("RULEDSL_DEBUG"):
+                raise
+            raise CliError(f"internal error in ruledsl: {type(err).__name__}: {err} "
+                           "(set RULEDSL_DEBUG=1 to see the traceback)", EXIT_INTERNAL) from None
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ruledsl")
+def main() -> None:
+    """Check, run and simulate card games written as .rules files."""
+
+
+# ---- shared helpers
+
+
+def _stdout_is_terminal() -> bool:
+    stream = click.get_text_stream("stdout")
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def _stderr_is_terminal() -> bool:
+    stream = click.get_text_stream("stderr")
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _print_diagnostics(diagnostics) -> None:
+    for d in diagnostics:
+        click.echo(d.render(), err=True)
+
+
+def _parse_sets(sets: tuple[str, ...]) -> dict[str, str]:
+    """``NAME=VALUE`` pairs to a dict of strings; the loader converts them to the parameter's type."""
+    params: dict[str, str] = {}
+    for item in sets:
+        name, eq, value = item.partition("=")
+        name, value = name.strip(), value.strip()
+        if not eq or not name.isidentifier() or not value:
+            raise CliError(f"--set takes NAME=VALUE (for example --set hand_size=12), not {item!r}")
+        params[name] = value
+    return params
+
+
+def _load_game(file: str, sets: tuple[str, ...]):
+    if not Path(file).is_file():
+        what = "is a directory, not a rules file" if Path(file).is_dir() else "does not exist"
+        raise CliError(f"{file} {what}")
+    params = _parse_sets(sets)
+    try:
+        return load(file, params=params)
+    except RulesError as err:
+        _print_diagnostics(err.diagnostics)
+        click.echo(_plural(len(err.diagnostics), "error"), err=True)
+        raise click.exceptions.Exit(EXIT_RULES) from None
+    except ParameterError as err:
+        raise CliError(str(err)) from None
+
+
+def _check_players(game, players: int | None) -> int:
+    p = game.program
+    n = p.min_players if players is None else players
+    if not p.min_players <= n <= p.max_players:
+        allowed = str(p.min_players) if p.min_players == p.max_players else f"{p.min_players} to {p.max_players}"
+        raise CliError(f"{p.name} is for {allowed} players, not {n} (use --players)")
+    return n
+
+
+def _bots_option(bots: tuple[str, ...], n: int):
+    if not bots:
+        return "random"
+    if len(bots) == 1:
+        return bots[0]
+    if len(bots) != n:
+        raise CliError(f"--bot given {len(bots)} times for {n} players; give it once, or once per player")
+    return list(bots)
+
+
+def _fail_at_runtime(game, err: RulesRuntimeError, file: str, sets: tuple[str, ...]) -> None:
+    """Print a rule that failed during play, where it is and how to play the game again; exit 1."""
+    span = err.span
+    text = game.program.source.get(span.file)
+    line = source_line(text, span.line) if text and span.line else None
+    click.echo(Diagnostic("R001", err.message, span, None, line).render(), err=True)
+    if isinstance(err, PlayoutFailed):
+        which = f"game {err.index} of the simulation" if err.index is not None else "the game"
+        again = " ".join([f"ruledsl run {file} --players {err.players} --seed {err.seed}"]
+                         + [f"--set {s}" for s in sets])
+        click.echo(f"in {which} (seed {err.seed}) after {_plural(len(err.moves), 'move')}; "
+                   f"play it again with: {again}", err=True)
+    raise click.exceptions.Exit(EXIT_RULES)
+
+
+_COMMON_OPTIONS = [
+    click.option("--players", "-p", type=int, default=None,
+                 help="Number of players [default: the fewest the game allows]."),
+    click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the random generator."),
+    click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+                 help="Set a parameter of the rules file (repeatable), e.g. --set hand_size=12."),
+    click.option("--bot", "bots", multiple=True, type=click.Choice(sorted(BOTS)),
+                 help="Bot for every seat, or repeated once per seat [default: random]."),
+    click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table."),
+]
+
+
+def _common(fn):
+    for option in reversed(_COMMON_OPTIONS):
+        fn = option(fn)
+    return fn
+
+
+# ---- check
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--syntax-only", is_flag=True, help="Only parse; skip the checks of names, types and flow.")
+def check(files: tuple[str, ...], syntax_only: bool) -> None:
+    """Check rules files; print every error found, with its position."""
+    errors = 0
+    broken = 0
+    for file in files:
+        try:
+            if syntax_only:
+                try:
+                    text = Path(file).read_text(encoding="utf-8")
+                except FileNotFoundError:
+                    raise RulesError([Diagnostic("E001", f"no such rules file: {file}", Span(file))]) from None
+                except (OSError, UnicodeDecodeError) as exc:
+                    reason = getattr(exc, "strerror", None) or str(exc)
+                    raise RulesError([Diagnostic("E001", f"cannot read {file}: {reason}", Span(file))]) from None
+                tree = parse(text, file)
+                names = [item.name for item in tree.items if isinstance(item, A.GameName)]
+                label = f"{names[0]}, syntax only" if names else "syntax only"
+            else:
+                label = load(file).name
+        except RulesError as err:
+            _print_diagnostics(err.diagnostics)
+            errors += len(err.diagnostics)
+            broken += 1
+            continue
+        except RuledslError as err:
+            click.echo(f"{file}: error: {err}", err=True)
+            errors += 1
+            broken += 1
+            continue
+        click.echo(f"ok: {file} ({label})")
+    if errors:
+        summary = _plural(errors, "error")
+        if len(files) > 1:
+            summary += f" in {broken} of {len(files)} files"
+        click.echo(summary, err=True)
+        raise click.exceptions.Exit(EXIT_RULES)
+
+
+# ---- run
+
+
+@main.command()
+@click.argument("file")
+@_common
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the game log (JSON) to this file, for replaying the game later.")
+def run(file, players, seed, sets, bots, as_json, log_path) -> None:
+    """Play one game of FILE between bots and print the scores and the winners."""
+    game = _load_game(file, sets)
+    n = _check_players(game, players)
+    try:
+        result = play_game(game, n, seed, _bots_option(bots, n))
+    except RulesRuntimeError as err:
+        _fail_at_runtime(game, err, file, sets)
+    data = {"rules": file, **result.to_json()}
+    if log_path:
+        _write_log(log_path, file, result)
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    if _stdout_is_terminal():
+        _run_table(result)
+    else:
+        _run_plain(result)
+
+
+def _write_log(log_path: str, file: str, result) -> None:
+    log = {
+        "format": LOG_FORMAT,
+        "version": LOG_VERSION,
+        "rules": file,
+        "game": result.game,
+        "params": result.params,
+        "players": result.players,
+        "seed": result.seed,
+        "bots": result.bots,
+        "moves": result.moves,
+        "scores": result.scores,
+        "winners": result.winners,
+        "finding": result.finding,
+    }
+    try:
+        Path(log_path).write_text(_log_text(log), encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write the log {log_path}: {exc.strerror or exc}", EXIT_RULES) from None
+
+
+def _log_text(log: dict) -> str:
+    """The log as JSON, one field per line and one move per line, so that logs diff well."""
+    fields = []
+    for key, value in log.items():
+        if key == "moves" and value:
+            body = ",\n".join("  " + json.dumps(m) for m in value)
+            fields.append(f' {json.dumps(key)}: [\n{body}\n ]')
+        else:
+            fields.append(f" {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(fields) + "\n}\n"
+
+
+def _winner_words(winners: list[int]) -> str:
+    if not winners:
+        return "none"
+    return ", ".join(f"player {w}" for w in winners) + (" (tied)" if len(winners) > 1 else "")
+
+
+def _run_plain(result) -> None:
+    click.echo(f"{result.game}: {result.players} players, seed {result.seed}, "
+               f"{_plural(result.length, 'move')}")
+    width = max(len(str(s)) for s in result.scores) if result.scores else 1
+    for i, score in enumerate(result.scores):
+        mark = "  winner" if i in result.winners else ""
+        click.echo(f"  player {i} ({result.bots[i]}): {score:>{width}}{mark}")
+    if result.finding:
+        click.echo(f"stopped: {result.finding}")
+    click.echo(f"winner{'s' if len(result.winners) > 1 else ''}: {_winner_words(result.winners)}")
+
+
+def _run_table(result) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title=f"{result.game}: {result.players} players, seed {result.seed}, "
+                        f"{_plural(result.length, 'move')}")
+    table.add_column("Player", justify="right")
+    table.add_column("Bot")
+    table.add_column("Score", justify="right")
+    table.add_column("")
+    for i, score in enumerate(result.scores):
+        won = i in result.winners
+        table.add_row(str(i), result.bots[i], str(score), "[bold green]winner[/]" if won else "",
+                      style="bold" if won else None)
+    console.print(table)
+    if result.finding:
+        console.print(f"[yellow]stopped:[/] {result.finding}", highlight=False)
+    console.print(f"winner{'s' if len(result.winners) > 1 else ''}: {_winner_words(result.winners)}",
+                  highlight=False)
+
+
+# ---- simulate
+
+
+@main.command("simulate")
+@click.argument("file")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Number of games to play.")
+@_common
+def simulate_command(file, games, players, seed, sets, bots, as_json) -> None:
+    """Play many games of FILE between bots and print win rates, scores and lengths."""
+    game = _load_game(file, sets)
+    n = _check_players(game, players)
+    bot_choice = _bots_option(bots, n)
+    try:
+        if _stderr_is_terminal() and not as_json:
+            stats = _simulate_with_bar(game, games, n, seed, bot_choice)
+        else:
+            stats = simulate(game, games, n, seed, bot_choice)
+    except RulesRuntimeError as err:
+        _fail_at_runtime(game, err, file, sets)
+    if as_json:
+        click.echo(json.dumps({"rules": file, **stats.to_json()}))
+    elif _stdout_is_terminal():
+        _stats_table(stats)
+    else:
+        _stats_plain(stats)
+
+
+def _simulate_with_bar(game, games, n, seed, bots):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(f"{game.name}", total=games)
+        return simulate(game, games, n, seed, bots, progress=lambda done, total: bar.update(task, completed=done))
+
+
+def _stats_summary(stats) -> list[str]:
+    return [
+        f"mean game length: {stats.mean_moves:.1f} moves (longest {stats.max_moves})",
+        f"stopped at the move bound: {stats.stopped} of {stats.games}",
+        f"games with a shared win: {stats.shared} (a shared win counts for each tied player)",
+    ]
+
+
+def _stats_plain(stats) -> None:
+    click.echo(f"{stats.game}: {_plural(stats.games, 'game')}, {stats.players} players, seed {stats.seed}")
+    for i in range(stats.players):
+        click.echo(f"  player {i} ({stats.bots[i]}): wins {stats.wins[i]}, win rate {stats.win_rate[i]:.3f}, "
+                   f"mean score {stats.mean_scores[i]:.2f}")
+    for line in _stats_summary(stats):
+        click.echo(line)
+
+
+def _stats_table(stats) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title=f"{stats.game}: {_plural(stats.games, 'game')}, {stats.players} players, seed {stats.seed}")
+    table.add_column("Player", justify="right")
+    table.add_column("Bot")
+    table.add_column("Wins", justify="right")
+    table.add_column("Win rate", justify="right")
+    table.add_column("Mean score", justify="right")
+    for i in range(stats.players):
+        table.add_row(str(i), stats.bots[i], str(stats.wins[i]), f"{stats.win_rate[i]:.1%}",
+                      f"{stats.mean_scores[i]:.2f}")
+    console.print(table)
+    for line in _stats_summary(stats):
+        console.print(line, highlight=False)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(prog_name="ruledsl")
