@@ -1,7 +1,7 @@
 """ruledsl: a declarative rules language for card games.
 
     import ruledsl
-    game = ruledsl.load("games/trolley_car.rules", params={"hand_size": 12})
+    game = ruledsl.load("games/my_game.rules", params={"hand_size": 12})
     state = game.new_game(players=4, seed=7)
     while not state.is_over:
         state.apply(state.legal_moves()[0])

@@ -246,6 +246,13 @@ class Reveal(Stmt):
 
 
 @node
+class AtOnce(Stmt):
+    """Effects that happen together: triggers are checked after the whole block, not inside it."""
+
+    body: tuple
+
+
+@node
 class EndGame(Stmt):
     pass
 

@@ -655,6 +655,10 @@ class _Checker:
             self.zone_ref(s.zone, scope, want_single=True)
             self.expect(self.expr(s.to, scope), T.PLAYER, s.to, "the player who sees")
             self.block(s.body, scope, in_trigger)
+        elif isinstance(s, A.AtOnce):
+            if _contains_choice(s.body, m.procedures):
+                self.error("E206", "`at once` cannot ask a player to choose; its effects happen together", s)
+            self.block(s.body, scope, in_trigger)
         elif isinstance(s, A.EndGame):
             pass
         elif isinstance(s, A.CallStmt):
@@ -950,7 +954,7 @@ def _child_blocks(s):
             yield body
         if s.otherwise is not None:
             yield s.otherwise
-    elif isinstance(s, (A.For, A.Repeat, A.While, A.Turns, A.Reveal)):
+    elif isinstance(s, (A.For, A.Repeat, A.While, A.Turns, A.Reveal, A.AtOnce)):
         yield s.body
     elif isinstance(s, A.Choose):
         for o in s.options:

@@ -225,7 +225,7 @@ def run(file, players, seed, sets, bots, as_json, log_path) -> None:
         result = play_game(game, n, seed, _bots_option(bots, n))
     except RulesRuntimeError as err:
         _fail_at_runtime(game, err, file, sets)
-    data = {"rules": file, **result.to_json()}
+    data = {"rules": file, **result.to_dict()}
     if log_path:
         _write_log(log_path, file, result)
     if as_json:
@@ -331,7 +331,7 @@ def simulate_command(file, games, players, seed, sets, bots, as_json) -> None:
     except RulesRuntimeError as err:
         _fail_at_runtime(game, err, file, sets)
     if as_json:
-        click.echo(json.dumps({"rules": file, **stats.to_json()}))
+        click.echo(json.dumps({"rules": file, **stats.to_dict()}))
     elif _stdout_is_terminal():
         _stats_table(stats)
     else:

@@ -235,6 +235,7 @@ class _Compiler:
             return f"{kind.name}({parts})" if parts else kind.name
         shown = {k: self._value_text(kind.attributes[k], v) for k, v in values.items()}
         shown["kind"] = kind.name
+        shown["id"] = str(self.card_total - 1)
         return string.Formatter().vformat(kind.show, (), _Default(shown))
 
     def _value_text(self, attr, value) -> str:
@@ -1151,6 +1152,13 @@ class _Compiler:
             self.emit(SET, reveal, span=span)
             self.block(s.body)
             self.emit(SET, withdraw, span=span)
+        elif isinstance(s, A.AtOnce):
+            first = len(self.code)
+            self.block(s.body)
+            for step in self.code[first:]:
+                if step[0] == EFFECT:
+                    step[0] = SET  # no trigger check inside the block ...
+            self.emit(EFFECT, _changed_all, span=span)  # ... but one after it
         elif isinstance(s, A.EndGame):
             self.emit(HALT, span=span)
         elif isinstance(s, A.CallStmt):
@@ -1266,6 +1274,10 @@ def _arith(op, lf, rf, span):
         return f(a, b)
 
     return compare
+
+
+def _changed_all(s, L) -> int:
+    return -1
 
 
 def _product(sizes) -> int:

@@ -9,6 +9,7 @@ JSON; the same rules, parameters, seed and moves always give the same state.
 from __future__ import annotations
 
 import json
+import re
 
 import attrs
 
@@ -18,6 +19,7 @@ from .errors import IllegalMove, ParameterError, RulesRuntimeError, SaveError, S
 from .rng import seed_state
 
 MAX_STEPS_PER_MOVE = 200_000
+_MOVE_TEXT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\((\s*-?[0-9]+\s*(?:,\s*-?[0-9]+\s*)*|\s*)\))?")
 SAVE_FORMAT = "ruledsl-state"
 SAVE_VERSION = 1
 
@@ -45,15 +47,11 @@ class Move:
             if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
                 return cls(value[0], tuple(args))
         if isinstance(value, str):
-            text = value.strip()
-            name, _, rest = text.partition("(")
-            if name.isidentifier() and (not rest or rest.endswith(")")):
-                inner = rest[:-1].strip()
-                try:
-                    args = tuple(int(a) for a in inner.split(",")) if inner else ()
-                    return cls(name, args)
-                except ValueError:
-                    pass
+            found = _MOVE_TEXT.fullmatch(value.strip())
+            if found:
+                inner = found.group(2)
+                args = tuple(int(a) for a in inner.split(",")) if inner and inner.strip() else ()
+                return cls(found.group(1), args)
         raise IllegalMove(value, "a move is a name and numbers, like play(17) or [\"play\", 17]")
 
 
@@ -263,6 +261,8 @@ class State:
             kind = kinds[i] if i < len(kinds) else T.ANY
             if kind == T.CARD and 0 <= a < self.program.card_count:
                 parts.append(self.program.card_labels[a])
+            elif kind.startswith("enum:") and 0 <= a < len(self.program.enums.get(kind[5:], ())):
+                parts.append(self.program.enums[kind[5:]][a])
             elif kind == T.PLAYER:
                 parts.append(f"player {a}")
             else:
@@ -357,8 +357,10 @@ class State:
     def _apply(self, m: Move) -> None:
         choice = self.program.choices[self.choice]
         for option in choice.options:
-            if option.name == m.name:
+            if option.name == m.name and len(option.params) == len(m.args):
                 break
+        else:
+            raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(m.args)} argument(s)")
         L = self.locals
         for (slot, _), v in zip(option.params, m.args):
             L[slot] = v
@@ -370,8 +372,10 @@ class State:
         self._run()
         if not self.over and len(self.moves) >= self.program.limit:
             self.over = True
-            self.finding = (f"the game passed its bound of {self.program.limit} moves without ending "
-                            f"(limit {self.program.limit} moves)")
+            self.choice = -1
+            self.actor = -1
+            self._legal = []
+            self.finding = f"the game reached its limit of {self.program.limit} moves without ending"
 
     def _run(self) -> None:
         """Carry out steps until a player must decide or the game ends."""
@@ -393,7 +397,8 @@ class State:
                     pc += 1
                     if changed & watched:
                         self.pc = pc
-                        self._fire()
+                        if self._fire():
+                            return
                 elif kind == SET:
                     a(self, L)
                     pc += 1
@@ -431,8 +436,9 @@ class State:
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
             raise RulesRuntimeError(f"a rule could not be carried out: {exc}", code[pc][3]) from None
 
-    def _fire(self) -> None:
-        """Run triggers whose condition holds, first declared first, until none does."""
+    def _fire(self) -> bool:
+        """Run triggers whose condition holds, first declared first, until none does.
+        Returns True if a trigger ended the game."""
         triggers = self.program.triggers
         code = self.program.code
         L = self.locals
@@ -461,12 +467,20 @@ class State:
                                 pc = pc + 1 if a(self, L) else b
                             elif kind == JUMP:
                                 pc = a
+                            elif kind == HALT:
+                                self.pc = pc
+                                self.over = True
+                                self.choice = -1
+                                self.actor = -1
+                                self._legal = []
+                                return True
                             else:
                                 break
                         again = True
                         break
                 if again:
                     break
+        return False
 
     # ---- setting up a position (tests, puzzles, teaching)
 
@@ -475,8 +489,9 @@ class State:
         return [c for c, text in enumerate(self.program.card_labels) if text == label]
 
     def zone_id(self, name: str) -> int:
+        key = name.replace(" ", "")
         for z in self.program.zones:
-            if z.name == name.replace(" ", ""):
+            if z.name.replace(" ", "") == key:
                 if z.owner is not None and z.owner >= self.n:
                     break
                 return z.zid
@@ -536,9 +551,7 @@ class State:
         """Set a variable such as ``dealer`` or ``rank[red]``: a number, true/false, an enum value's
         name, or a card label."""
         p = self.program
-        key = name.replace(" ", "")
-        if key not in p.var_names:
-            raise ParameterError(f"there is no variable {name!r} (variables: {', '.join(p.var_names)})")
+        index = self._var_index(name)
         if isinstance(value, str):
             labels = self.cards_named(value)
             enum_values = {v: i for e in getattr(p, "enums", {}).values() for i, v in enumerate(e)}
@@ -548,14 +561,18 @@ class State:
                 value = labels[0]
             else:
                 raise ParameterError(f"{value!r} is neither a card nor an enum value")
-        self.vars[p.var_names.index(key)] = value
+        self.vars[index] = value
         self._legal = None
 
     def get_var(self, name: str):
+        return self.vars[self._var_index(name)]
+
+    def _var_index(self, name: str) -> int:
         key = name.replace(" ", "")
-        if key not in self.program.var_names:
-            raise ParameterError(f"there is no variable {name!r}")
-        return self.vars[self.program.var_names.index(key)]
+        for i, label in enumerate(self.program.var_names):
+            if label.replace(" ", "") == key:
+                return i
+        raise ParameterError(f"there is no variable {name!r} (variables: {', '.join(self.program.var_names)})")
 
     # ---- checks used by tests and verify
 

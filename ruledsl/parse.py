@@ -327,6 +327,10 @@ class _Builder(Transformer):
     def reveal_stmt(self, meta, zone, to, body):
         return A.Reveal(zone, to, body, span=self._span(meta))
 
+    @v_args(meta=True, inline=True)
+    def at_once(self, meta, body):
+        return A.AtOnce(body, span=self._span(meta))
+
     @v_args(meta=True)
     def end_game(self, meta, _):
         return A.EndGame(span=self._span(meta))
@@ -418,6 +422,10 @@ class _Builder(Transformer):
     @v_args(meta=True, inline=True)
     def deck_ref(self, meta, name):
         return A.DeckRef(str(name), span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def field_range(self, meta, low, high):
+        return A.Range(low, high, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def field(self, meta, name, value):

@@ -61,7 +61,7 @@ class GameResult:
     length: int
     finding: str | None  # why the game was stopped early, or None
 
-    def to_json(self) -> dict:
+    def to_dict(self) -> dict:
         """The result as a plain dict of JSON values."""
         return {
             "game": self.game,
@@ -103,7 +103,7 @@ class SimulationStats:
     stopped: int
     shared: int
 
-    def to_json(self) -> dict:
+    def to_dict(self) -> dict:
         """The statistics as a plain dict of JSON values."""
         return {
             "game": self.game,

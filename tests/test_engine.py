@@ -234,7 +234,7 @@ def test_move_bound_stops_the_game_with_a_finding():
     while not s.is_over:
         s.apply("again")
     assert len(s.moves) == 50
-    assert s.finding.startswith("the game passed its bound of 50 moves")
+    assert s.finding == "the game reached its limit of 50 moves without ending"
     assert s.winners == []
 
 

@@ -1,0 +1,173 @@
+"""Random playouts per second for every game in games/, beside a hand-written reference.
+
+    python benchmarks/bench.py                  # about 1 second per game
+    python benchmarks/bench.py --seconds 5      # steadier numbers
+    python benchmarks/bench.py --playouts 50    # a fixed amount of work instead of a time budget
+
+A playout starts a new game with seed 0, 1, 2, ... and plays it to the end,
+each move drawn uniformly from the legal moves by a random.Random seeded like
+the game (the same work ruledsl's RandomBot does, without the bookkeeping of
+ruledsl.sim). The reference is the same kind of playout of a simple
+shedding game (match the suit or the rank of the top card, or draw) written
+by hand in plain Python, measured in the same run: read the engine's moves per
+second as a ratio to it. Nothing is asserted; this only measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import ruledsl  # noqa: E402
+
+
+class Measure:
+    def __init__(self, label: str, players: int):
+        self.label = label
+        self.players = players
+        self.playouts = 0
+        self.moves = 0
+        self.seconds = 0.0
+        self.stopped = 0
+
+    @property
+    def playouts_per_second(self) -> float:
+        return self.playouts / self.seconds if self.seconds else 0.0
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.seconds if self.seconds else 0.0
+
+
+def _run(measure: Measure, playout, seconds: float, playouts: int | None) -> Measure:
+    """Call ``playout(seed)`` (which returns its number of moves) until the budget is spent."""
+    start = time.perf_counter()
+    seed = 0
+    while True:
+        moves, stopped = playout(seed)
+        measure.moves += moves
+        measure.stopped += stopped
+        measure.playouts += 1
+        seed += 1
+        elapsed = time.perf_counter() - start
+        if (playouts is not None and seed >= playouts) or (playouts is None and elapsed >= seconds):
+            break
+    measure.seconds = elapsed
+    return measure
+
+
+def engine_playout(game, players: int):
+    def playout(seed: int):
+        state = game.new_game(players, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            legal = state.legal_moves()
+            state._apply(legal[rng.randrange(len(legal))])
+        return len(state.moves), state.finding is not None
+
+    return playout
+
+
+def reference_playout(players: int, hand: int = 7):
+    """A shedding game by hand: play a card of the top card's suit or rank, or draw; first empty hand wins."""
+
+    def playout(seed: int):
+        rng = random.Random(seed)
+        deck = [(rank, suit) for suit in range(4) for rank in range(1, 14)]
+        rng.shuffle(deck)
+        hands = [[deck.pop() for _ in range(hand)] for _ in range(players)]
+        pile = [deck.pop()]
+        player, moves, passes = 0, 0, 0
+        while passes < players:
+            top_rank, top_suit = pile[-1]
+            cards = hands[player]
+            legal = [c for c in cards if c[0] == top_rank or c[1] == top_suit]
+            options = len(legal) + (1 if deck else 0)
+            moves += 1
+            if options == 0:
+                passes += 1
+            else:
+                passes = 0
+                pick = rng.randrange(options)
+                if pick < len(legal):
+                    cards.remove(legal[pick])
+                    pile.append(legal[pick])
+                    if not cards:
+                        break
+                else:
+                    cards.append(deck.pop())
+            player = (player + 1) % players
+        return moves, False
+
+    return playout
+
+
+def top_level_games(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.glob("*.rules") if p.is_file())
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="time budget per game (default 1.0)")
+    parser.add_argument("--playouts", type=int, default=None, help="a fixed number of playouts per game instead")
+    parser.add_argument("--players", type=int, default=None, help="players per game (default: each game's fewest)")
+    parser.add_argument("--games-dir", type=Path, default=ROOT / "games", help="where the .rules files are")
+    args = parser.parse_args(argv)
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=120)  # a log file or a pipe: do not squeeze the table into 80 columns
+
+    measures: list[Measure] = []
+    skipped: list[str] = []
+    for path in top_level_games(args.games_dir):
+        try:
+            game = ruledsl.load(path)
+        except ruledsl.RuledslError as err:
+            skipped.append(f"{path.name}: does not load ({str(err).splitlines()[0]})")
+            continue
+        n = args.players or game.program.min_players
+        if not game.program.min_players <= n <= game.program.max_players:
+            skipped.append(f"{path.name}: not for {n} players")
+            continue
+        label = path.name
+        try:
+            measures.append(_run(Measure(label, n), engine_playout(game, n), args.seconds, args.playouts))
+        except ruledsl.RulesRuntimeError as err:
+            skipped.append(f"{path.name}: a rule failed ({err})")
+
+    ref_players = args.players or 2
+    reference = _run(Measure("reference (by hand)", ref_players),
+                     reference_playout(ref_players), args.seconds, args.playouts)
+
+    budget = f"{args.playouts} playouts" if args.playouts else f"{args.seconds:g} s"
+    table = Table(title=f"Random playouts, {budget} per game — Python {platform.python_version()} "
+                        f"on {platform.machine() or 'unknown'}")
+    for name, justify in (("Rules file", "left"), ("Players", "right"), ("Playouts", "right"),
+                          ("Moves/playout", "right"), ("Playouts/s", "right"), ("Moves/s", "right"),
+                          ("÷ reference", "right"), ("At bound", "right")):
+        table.add_column(name, justify=justify, no_wrap=True)
+    for m in measures + [reference]:
+        ratio = m.moves_per_second / reference.moves_per_second if reference.moves_per_second else 0.0
+        table.add_row(m.label, str(m.players), str(m.playouts), f"{m.moves / max(m.playouts, 1):.0f}",
+                      f"{m.playouts_per_second:,.1f}", f"{m.moves_per_second:,.0f}", f"{ratio:.3f}",
+                      str(m.stopped), style="dim" if m is reference else None)
+    console.print(table)
+    console.print("÷ reference: the engine's moves per second over the hand-written reference's "
+                  "(a plain-Python shedding game, same players).", highlight=False)
+    for line in skipped:
+        console.print(f"skipped {line}", highlight=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

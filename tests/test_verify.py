@@ -1,0 +1,149 @@
+"""ruledsl verify: the generic checks pass on the real games and catch every planted bug.
+
+Each planted bug is either a broken copy of a game (made from the real file by
+one textual change, asserted to apply) or, for the invariants no rules file
+can break, a deliberately broken engine patched in the test. For each, verify
+must report the broken check, and the shrunk replay must reproduce it.
+"""
+
+from pathlib import Path
+
+import pytest
+
+import ruledsl
+from ruledsl.engine import Move, State
+from ruledsl.errors import IllegalMove
+from ruledsl.verify import replay_log, verify
+
+TROLLEY = Path("games/trolley_car.rules")
+ONE_ROUND = {"single_round": True}
+
+
+def broken_copy(old: str, new: str, params=ONE_ROUND) -> ruledsl.Game:
+    text = TROLLEY.read_text(encoding="utf-8")
+    assert old in text, "the planted change no longer applies to the rules file"
+    return ruledsl.loads(text.replace(old, new, 1), str(TROLLEY), params)
+
+
+def assert_caught(game, check: str, examples: int = 20):
+    report = verify(game, examples=examples, seed=3)
+    assert report.failure is not None, "verify missed the planted bug"
+    assert report.failure.check == check, report.failure
+    log = report.failure.to_log("planted.rules", game.params)
+    broken, step = replay_log(game, log)
+    assert step == len(report.failure.moves)
+    assert broken is not None, "the shrunk replay does not reproduce the failure"
+    assert broken.check == check
+    return report.failure
+
+
+def test_real_games_pass():
+    for path in ("games/trolley_car.rules", "games/trolley_car_bet.rules"):
+        report = verify(ruledsl.load(path, params=ONE_ROUND), examples=4, seed=1)
+        assert report.ok, report.failure
+        assert report.examples == 4 and report.steps > 100
+
+
+def test_a_player_who_sees_an_opponents_hand():
+    game = broken_copy("    # With the deck empty, a player who cannot play passes.",
+                       "    move guess(c in hand[next(current)]) {}\n")
+    failure = assert_caught(game, "hidden information")
+    assert "legal moves" in failure.message
+
+
+def test_a_move_whose_legality_depends_on_the_hidden_deck():
+    game = broken_copy("move draw where not empty(deck) {", "move draw where not empty(deck) and fits(top(deck)) {")
+    assert_caught(game, "hidden information")
+
+
+def test_a_game_that_never_ends():
+    text = TROLLEY.read_text(encoding="utf-8")
+    for old, new in (("turns from next(dealer) until round_over {", "turns from next(dealer) until false {"),
+                     ("limit 5000 moves", "limit 400 moves")):
+        assert old in text
+        text = text.replace(old, new)
+    game = ruledsl.loads(text, str(TROLLEY), ONE_ROUND)
+    report = verify(game, examples=5, seed=3, shrink_seconds=5)
+    assert report.failure.check == "termination"
+    assert "reached its limit of 400 moves" in report.failure.message
+    assert len(report.failure.moves) == 400
+    broken, step = replay_log(game, report.failure.to_log("x.rules", game.params))
+    assert broken.check == "termination" and step == 400
+
+
+def test_a_declared_invariant_that_a_rule_breaks():
+    game = broken_copy("define score(p) = total[p]",
+                       "define score(p) = total[p]\ninvariant hand_limit for p in players: size(hand[p]) <= 15 "
+                       "\"a hand never grows\"")
+    failure = assert_caught(game, "invariant hand_limit")
+    # the shrunk game is 1-minimal: leaving out any one of its moves no longer shows the failure
+    for i in range(len(failure.moves)):
+        moves = failure.moves[:i] + failure.moves[i + 1:]
+        broken, _ = replay_log(game, {"players": failure.players, "seed": failure.seed, "moves": moves})
+        assert broken is None or broken.check != "invariant hand_limit"
+
+
+def test_a_card_that_vanishes():
+    game = ruledsl.load(TROLLEY, params=ONE_ROUND)
+    code = game.program.code
+    deck = next(z.zid for z in game.program.zones if z.name == "deck")
+    line = next(i for i, step in enumerate(code) if step[3].line and "deal hand_size" in
+                game.program.source[step[3].file].splitlines()[step[3].line - 1])
+    original = code[line][1]
+
+    def deal_and_drop(st, L):
+        changed = original(st, L)
+        st.zones[deck].pop()  # the card is taken from the deck and put nowhere
+        return changed
+
+    code[line][1] = deal_and_drop
+    try:
+        failure = assert_caught(game, "conservation", examples=3)
+    finally:
+        code[line][1] = original
+    assert "is in no zone" in failure.message
+
+
+def test_a_listed_move_that_apply_refuses(monkeypatch):
+    game = ruledsl.load(TROLLEY, params=ONE_ROUND)
+    enumerate_ = State._enumerate
+
+    def with_phantom(self):
+        moves = enumerate_(self)
+        return moves + [Move("phantom")] if self.decision == "turn" else moves
+
+    monkeypatch.setattr(State, "_enumerate", with_phantom)
+    failure = assert_caught(game, "listed moves apply", examples=3)
+    assert "phantom" in failure.message
+
+
+def test_a_refused_move_that_changes_the_state(monkeypatch):
+    game = ruledsl.load(TROLLEY, params=ONE_ROUND)
+    apply = State.apply
+
+    def leaky_apply(self, move):
+        try:
+            apply(self, move)
+        except IllegalMove:
+            self.vars[0] = (self.vars[0] or 0) + 1  # the refused move leaves a trace
+            raise
+
+    monkeypatch.setattr(State, "apply", leaky_apply)
+    failure = assert_caught(game, "unlisted moves refused", examples=3)
+    assert "changed the state" in failure.message
+
+
+def test_failure_log_is_a_replay_file():
+    game = broken_copy("move draw where not empty(deck) {", "move draw where not empty(deck) and fits(top(deck)) {")
+    report = verify(game, examples=10, seed=3)
+    log = report.failure.to_log("x.rules", game.params)
+    assert log["format"] == "ruledsl-log" and log["version"] == 1
+    assert log["players"] == report.failure.players and log["seed"] == report.failure.seed
+    assert all(isinstance(m, list) and isinstance(m[0], str) for m in log["moves"])
+    assert log["failure"]["check"] == "hidden information"
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_verify_respects_player_counts(players):
+    report = verify(ruledsl.load(TROLLEY, params=ONE_ROUND), players=[players], examples=2, seed=2)
+    assert report.ok
