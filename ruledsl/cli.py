@@ -386,3 +386,155 @@ def _stats_table(stats) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main(prog_name="ruledsl")
+
+
+# ---- verify and replay
+
+
+@main.command("verify")
+@click.argument("file")
+@click.option("--players", "-p", type=int, multiple=True,
+              help="Player count to try (repeatable) [default: every count the game allows].")
+@click.option("--examples", "-k", type=click.IntRange(min=1), default=25, show_default=True,
+              help="Games to play with checks after every step.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of hypothesis's search.")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Set a parameter of the rules file.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="Where to write the replay file of a failure [default: FILE's name + .failure.json].")
+@click.option("--shrink-seconds", type=click.FloatRange(min=0), default=30.0, show_default=True,
+              help="Time allowed for shortening a failing game.")
+def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds) -> None:
+    """Check FILE's rules with property-based testing: the engine's invariants and the file's own."""
+    from .verify import checks_of, verify
+
+    game = _load_game(file, sets)
+    counts = [_check_players(game, n) for n in players] or None
+    click.echo(f"verifying {game.name} ({file}): {_plural(examples, 'game')}, checks after every step:")
+    for name, what in checks_of(game):
+        click.echo(f"  - {name}: {what}")
+    progress = None
+    bar = None
+    if _stderr_is_terminal():
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        bar = Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                       transient=True)
+        task = bar.add_task("verify", total=examples)
+
+        def progress(done):
+            bar.update(task, completed=done)
+
+        bar.start()
+    try:
+        report = verify(game, counts, examples, seed, progress, shrink_seconds)
+    finally:
+        if bar is not None:
+            bar.stop()
+    if report.ok:
+        click.echo(f"ok: every check held in {_plural(report.examples, 'game')} ({_plural(report.steps, 'move')})")
+        return
+    failure = report.failure
+    click.echo(f"FAILED: {failure.check}: {failure.message}")
+    click.echo(f"shortest game found: {failure.players} players, seed {failure.seed}, "
+               f"{_plural(len(failure.moves), 'move')}:")
+    for i, text in enumerate(_describe_moves(game, failure.players, failure.seed, failure.moves), 1):
+        click.echo(f"  {i:>3}. {text}")
+    target = out_path or (Path(file).name.removesuffix(".rules") + ".failure.json")
+    log = failure.to_log(file, game.params)
+    try:
+        Path(target).write_text(_log_text(log), encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write the replay file {target}: {exc.strerror or exc}", EXIT_RULES) from None
+    click.echo(f"replay file: {target}  (run: ruledsl replay {target})")
+    raise click.exceptions.Exit(EXIT_RULES)
+
+
+def _describe_moves(game, players, seed, moves) -> list[str]:
+    """The moves of a game in words, as far as they can be replayed."""
+    out = []
+    try:
+        s = game.new_game(players, seed)
+        for m in moves:
+            who = s.current_player
+            out.append(f"player {who}: {s.describe(m)}")
+            s.apply(m)
+    except RuledslError:
+        pass
+    out.extend(str(m) for m in moves[len(out):])
+    return out
+
+
+@main.command("replay")
+@click.argument("log_file", metavar="LOG.json")
+@click.option("--rules", "rules_path", default=None, help="The rules file to use instead of the one the log names.")
+@click.option("--quiet", "-q", is_flag=True, help="Do not list the moves.")
+def replay_command(log_file, rules_path, quiet) -> None:
+    """Re-run a game log (from `run --log` or a `verify` failure) with every check, to its last step."""
+    from .verify import LOG_MISMATCH, replay_log
+
+    try:
+        raw = Path(log_file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot read {log_file}: {exc.strerror or exc}") from None
+    log = _read_log(raw, log_file)
+    rules = rules_path or _find_rules(log["rules"], log_file)
+    params = log.get("params") or {}
+    try:
+        game = load(rules, params=params)
+    except RulesError as err:
+        _print_diagnostics(err.diagnostics)
+        raise click.exceptions.Exit(EXIT_RULES) from None
+    except ParameterError as err:
+        raise CliError(f"the log's parameters do not fit {rules}: {err}") from None
+    n = _check_players(game, log["players"])
+    if not quiet:
+        for i, text in enumerate(_describe_moves(game, n, log["seed"], log["moves"]), 1):
+            click.echo(f"  {i:>3}. {text}")
+    broken, made = replay_log(game, {"players": n, "seed": log["seed"], "moves": log["moves"]})
+    if broken is not None and broken.check == LOG_MISMATCH:
+        raise CliError(f"{log_file} does not fit {rules}: {broken.message}", EXIT_RULES)
+    if broken is not None:
+        click.echo(f"FAILED after move {made}: {broken.check}: {broken.message}")
+        raise click.exceptions.Exit(EXIT_RULES)
+    recorded = log.get("failure")
+    if recorded:
+        click.echo(f"the recorded failure ({recorded.get('check')}) did not happen: every check held "
+                   f"through {_plural(made, 'move')}")
+        raise click.exceptions.Exit(EXIT_RULES)
+    state = game.replay(n, log["seed"], log["moves"])
+    status = "game over" if state.is_over else f"player {state.current_player} to decide `{state.decision}`"
+    click.echo(f"ok: {_plural(made, 'move')} replayed, every check held; {status}")
+    if state.is_over:
+        click.echo(f"scores: {state.scores}; winners: {_winner_words(state.winners)}")
+
+
+def _read_log(raw: str, name: str) -> dict:
+    try:
+        log = json.loads(raw)
+    except ValueError as exc:
+        raise CliError(f"{name} is not a game log: not JSON ({exc})") from None
+    if not isinstance(log, dict) or log.get("format") != LOG_FORMAT:
+        raise CliError(f"{name} is not a game log: its 'format' is not {LOG_FORMAT!r}")
+    if log.get("version") != LOG_VERSION:
+        raise CliError(f"{name} is a version {log.get('version')!r} log; this ruledsl reads version {LOG_VERSION}")
+    checks = {
+        "rules": (lambda v: isinstance(v, str) and v, "the path of the rules file"),
+        "players": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a player count"),
+        "seed": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
+        "moves": (lambda v: isinstance(v, list) and all(
+            isinstance(m, list) and m and isinstance(m[0], str)
+            and all(isinstance(a, int) and not isinstance(a, bool) for a in m[1:]) for m in v),
+            "a list of moves like [\"play\", 17]"),
+        "params": (lambda v: v is None or isinstance(v, dict), "an object of parameters"),
+    }
+    for key, (ok, what) in checks.items():
+        if not ok(log.get(key)):
+            raise CliError(f"{name} is not a valid game log: '{key}' should be {what}")
+    return log
+
+
+def _find_rules(path: str, log_file: str) -> str:
+    for candidate in (Path(path), Path(log_file).parent / path):
+        if candidate.is_file():
+            return str(candidate)
+    raise CliError(f"the log names the rules file {path}, which is not there (use --rules)")

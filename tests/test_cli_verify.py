@@ -1,0 +1,84 @@
+"""`ruledsl verify` and `ruledsl replay`: exit codes, the replay file, and logs from `run --log`."""
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ruledsl.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+TROLLEY = ROOT / "games" / "trolley_car.rules"
+ONE_ROUND = ("--set", "single_round=true")
+
+
+def invoke(*args, cwd=None):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_verify_passes_on_a_sound_game():
+    result = invoke("verify", ROOT / "games" / "tutorial_highlow.rules", "--examples", "5")
+    assert result.exit_code == 0, result.output
+    assert "  - conservation: every card is in exactly one zone after every step" in result.output
+    assert "  - invariant short_pile: a full pile is taken at once" in result.output
+    assert result.output.splitlines()[-1].startswith("ok: every check held in 5 games")
+
+
+def test_verify_failure_writes_a_replay_file_that_replay_reproduces(tmp_path, monkeypatch):
+    text = TROLLEY.read_text(encoding="utf-8")
+    old = "move draw where not empty(deck) {"
+    assert old in text
+    broken = tmp_path / "leaky.rules"
+    broken.write_text(text.replace(old, "move draw where not empty(deck) and fits(top(deck)) {"), encoding="utf-8")
+    out = tmp_path / "failure.json"
+    result = invoke("verify", broken, "--examples", "10", *ONE_ROUND, "--out", out, "--shrink-seconds", "5")
+    assert result.exit_code == 1
+    assert "FAILED: hidden information: " in result.output
+    assert f"replay file: {out}" in result.output
+    log = json.loads(out.read_text(encoding="utf-8"))
+    assert log["format"] == "ruledsl-log" and log["params"]["single_round"] is True
+    assert log["failure"]["check"] == "hidden information"
+
+    replayed = invoke("replay", out)
+    assert replayed.exit_code == 1
+    assert f"FAILED after move {len(log['moves'])}: hidden information" in replayed.output
+
+
+def test_run_log_replays_cleanly(tmp_path):
+    log = tmp_path / "game.json"
+    run = invoke("run", TROLLEY, "--players", "3", "--seed", "4", *ONE_ROUND, "--json", "--log", log)
+    assert run.exit_code == 0
+    played = json.loads(run.output)
+    result = invoke("replay", log, "--quiet")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == f"ok: {played['length']} moves replayed, every check held; game over"
+    assert lines[1].startswith(f"scores: {played['scores']}")
+
+
+def test_replay_of_a_log_that_does_not_fit_the_rules(tmp_path):
+    log = tmp_path / "game.json"
+    invoke("run", TROLLEY, "--seed", "1", *ONE_ROUND, "--log", log)
+    data = json.loads(log.read_text(encoding="utf-8"))
+    data["moves"][1] = ["play", 200]
+    log.write_text(json.dumps(data), encoding="utf-8")
+    result = invoke("replay", log)
+    assert result.exit_code == 1
+    assert "does not fit" in result.output and "move 2 of the log, play(200), is not legal here" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_replay_refuses_what_is_not_a_log(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{\"format\": \"something\"}", encoding="utf-8")
+    result = invoke("replay", bad)
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {bad} is not a game log: its 'format' is not 'ruledsl-log'"
+    missing = invoke("replay", tmp_path / "none.json")
+    assert missing.exit_code == 2 and "cannot read" in missing.output
+
+
+def test_verify_bad_player_count():
+    result = invoke("verify", TROLLEY, "--players", "9")
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: Trolley Car is for 2 to 6 players, not 9 (use --players)"
