@@ -68,13 +68,11 @@ def main() -> None:
 
 
 def _stdout_is_terminal() -> bool:
-    stream = click.get_text_stream("stdout")
-    return hasattr(stream, "isatty") and stream.isatty()
+    return sys.stdout.isatty()
 
 
 def _stderr_is_terminal() -> bool:
-    stream = click.get_text_stream("stderr")
-    return hasattr(stream, "isatty") and stream.isatty()
+    return sys.stderr.isatty()
 
 
 def _plural(n: int, word: str) -> str:

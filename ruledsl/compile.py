@@ -120,6 +120,7 @@ def _runtime(message: str, span: Span):
 class _Compiler:
     def __init__(self, model: Model):
         self.m = model
+        self.ns: dict = {"__builtins__": {}}  # names the generated expression code refers to
         self.code: list = []
         self.choices: list = []
         self.slots: dict = {}  # Binding -> local slot
@@ -373,6 +374,32 @@ class _Compiler:
                 self.var_names.append(label)
             self.var_count += _product(sizes)
 
+    # ------------------------------------------------------------ generated code
+
+    def src(self, fn) -> str:
+        """Python source that computes ``fn``'s value from ``s`` and ``L``."""
+        text = getattr(fn, "src", None)
+        if text is not None:
+            return text
+        if getattr(fn, "constant", False):
+            value = fn(None, None)
+            if value is None or type(value) in (int, bool, str):
+                return repr(value)
+        name = f"_f{len(self.ns)}"
+        self.ns[name] = fn
+        return f"{name}(s, L)"
+
+    def gen(self, text: str):
+        """One closure for a whole expression: nested operators run in a single Python frame."""
+        fn = eval(f"lambda s, L: {text}", self.ns)  # noqa: S307 - source built by the compiler, never by the user
+        fn.src = text
+        return fn
+
+    def name_for(self, value, prefix: str) -> str:
+        name = f"_{prefix}{len(self.ns)}"
+        self.ns[name] = value
+        return name
+
     # ------------------------------------------------------------ helpers
 
     def slot(self, binding) -> int:
@@ -466,15 +493,8 @@ class _Compiler:
                 return kind_of, T.KIND
             if name == "id":
                 return obj, T.INT
-            column = self.card_attrs[name]
-
-            def attr(s, L):
-                c = obj(s, L)
-                if c is None:
-                    _runtime(f"`.{name}` of no card", span)
-                return column[c]
-
-            return attr, m.attributes[name]
+            column = self.name_for(self.card_attrs[name], "a_" + name + "_")
+            return self.gen(f"{column}[{self.src(obj)}]"), m.attributes[name]
         if isinstance(e, A.Index):
             name = e.obj.name
             if name in m.zones:
@@ -510,18 +530,20 @@ class _Compiler:
             a, ta = self.expr(e.then, statics=statics)
             b, tb = self.expr(e.otherwise, statics=statics)
 
-            def if_expr(s, L):
-                return a(s, L) if c(s, L) else b(s, L)
-
-            return if_expr, (tb if ta in (T.NONE, T.ANY) else ta)
+            fn = self.gen(f"({self.src(a)} if {self.src(c)} else {self.src(b)})")
+            return fn, (tb if ta in (T.NONE, T.ANY) else ta)
         if isinstance(e, A.BinOp):
             return self.binop(e, statics)
         if isinstance(e, A.Not):
             f, _ = self.expr(e.operand, statics=statics)
-            return (lambda s, L: not f(s, L)), T.BOOL
+            if getattr(f, "constant", False):
+                return _const(not f(None, None)), T.BOOL
+            return self.gen(f"(not {self.src(f)})"), T.BOOL
         if isinstance(e, A.Neg):
             f, _ = self.expr(e.operand, statics=statics)
-            return (lambda s, L: -f(s, L)), T.INT
+            if getattr(f, "constant", False):
+                return _const(-f(None, None)), T.INT
+            return self.gen(f"(-{self.src(f)})"), T.INT
         raise AssertionError(f"cannot compile {type(e).__name__}")
 
     def name(self, e: A.Name, statics):
@@ -539,9 +561,9 @@ class _Compiler:
                 return self.env[b]
             return _local(self.slot(b)), b.type
         if n == "player_count":
-            return (lambda s, L: s.n), T.INT
+            return self.gen("s.n"), T.INT
         if n == "current":
-            return (lambda s, L: s.current), T.PLAYER
+            return self.gen("s.current"), T.PLAYER
         if n == "players":
             return (lambda s, L: range(s.n)), T.PLAYERS
         if n in m.params:
@@ -549,7 +571,7 @@ class _Compiler:
             return _const(v), T.BOOL if isinstance(v, bool) else T.INT if isinstance(v, int) else T.STR
         if n in m.vars:
             slot = self.var_families[n][0]
-            return (lambda s, L: s.vars[slot]), m.vars[n].type
+            return self.gen(f"s.vars[{slot}]"), m.vars[n].type
         if n in m.defines:
             return self.inline_define(m.defines[n], [])
         if n in m.enum_values:
@@ -584,8 +606,9 @@ class _Compiler:
         simple = []
         staged = []
         for pname, (fn, t) in zip(d.params, args):
-            if getattr(fn, "constant", False) or getattr(fn, "local", None) is not None:
-                simple.append((fn, t))
+            text = getattr(fn, "src", None)
+            if getattr(fn, "constant", False) or (text is not None and "(" not in text):
+                simple.append((fn, t))  # cheap to repeat: the body reads it in place
             else:
                 slot = self.slot(self._binding(d, pname))
                 staged.append((slot, fn))
@@ -666,7 +689,7 @@ class _Compiler:
             return _const(base + idx(None, None))
         if base == 0:
             return idx
-        return lambda s, L: base + idx(s, L)
+        return self.gen(f"({base} + {self.src(idx)})")
 
     def zone_ref(self, ref: A.ZoneRef):
         return self.zone_index(ref.name, ref.indices, ref.span)
@@ -675,11 +698,10 @@ class _Compiler:
         base, sizes, dims = self.var_families[name]
         idx = self._index_fn(dims, sizes, indices, name, span)
         if getattr(idx, "constant", False):
-            slot = base + idx(None, None)
-            return lambda s, L: s.vars[slot]
+            return self.gen(f"s.vars[{base + idx(None, None)}]")
         if base == 0:
-            return lambda s, L: s.vars[idx(s, L)]
-        return lambda s, L: s.vars[base + idx(s, L)]
+            return self.gen(f"s.vars[{self.src(idx)}]")
+        return self.gen(f"s.vars[{base} + {self.src(idx)}]")
 
     def cards(self, fn, t, span):
         """A closure giving a list of card ids from a zone, a track or a card list."""
@@ -882,15 +904,16 @@ class _Compiler:
         lf, lt = self.expr(e.left, statics=statics)
         rf, rt = self.expr(e.right, statics=statics)
         op, span = e.op, e.span
-        if op == "and":
-            return (lambda s, L: lf(s, L) and rf(s, L)), T.BOOL
-        if op == "or":
-            return (lambda s, L: lf(s, L) or rf(s, L)), T.BOOL
+        if op in ("and", "or"):
+            return self.gen(f"({self.src(lf)} {op} {self.src(rf)})"), T.BOOL
         if op in ("in", "not in"):
             dom = self.domain(rf, rt, span)
-            if op == "in":
-                return (lambda s, L: lf(s, L) in dom(s, L)), T.BOOL
-            return (lambda s, L: lf(s, L) not in dom(s, L)), T.BOOL
+            if getattr(dom, "constant", False):
+                values = dom(None, None)
+                where = self.name_for(frozenset(values) if isinstance(values, tuple) else values, "c")
+            else:
+                where = self.src(dom)
+            return self.gen(f"({self.src(lf)} {op} {where})"), T.BOOL
         if op == "+" and (lt in T.CARD_SOURCES or rt in T.CARD_SOURCES):
             a, b = self.cards(lf, lt, span), self.cards(rf, rt, span)
             return (lambda s, L: list(a(s, L)) + list(b(s, L))), T.CARDS
@@ -915,6 +938,8 @@ class _Compiler:
             fn = _arith(op, lf, rf, span)
         if getattr(lf, "constant", False) and getattr(rf, "constant", False):
             return _const(fn(None, None)), result
+        if op in ("+", "-", "*", "==", "!=", "<", "<=", ">", ">="):
+            return self.gen(f"({self.src(lf)} {op} {self.src(rf)})"), result
         return fn, result
 
     # ------------------------------------------------------------ statements
@@ -1292,6 +1317,8 @@ def _const(value):
         return value
 
     const.constant = True
+    if value is None or type(value) in (int, bool, str):
+        const.src = repr(value)
     return const
 
 
@@ -1300,6 +1327,7 @@ def _local(slot: int):
         return L[slot]
 
     local.local = slot
+    local.src = f"L[{slot}]"
     return local
 
 

@@ -124,7 +124,17 @@ def _run_rule(fn, s, L, span):
     except RulesRuntimeError:
         raise
     except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
-        raise RulesRuntimeError(f"a rule could not be carried out: {exc}", span) from None
+        raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", span) from None
+
+
+def _explain(exc: Exception) -> str:
+    """A Python error inside a compiled rule, in the rules author's words."""
+    text = str(exc)
+    if "NoneType" in text:
+        return "a value is none where a card or a number is needed (no card there, or a variable never set)"
+    if isinstance(exc, IndexError):
+        return "an index is outside its zone or variable"
+    return text
 
 
 class State:
@@ -434,7 +444,7 @@ class State:
                 raise RulesRuntimeError(err.message, code[pc][3]) from None
             raise
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
-            raise RulesRuntimeError(f"a rule could not be carried out: {exc}", code[pc][3]) from None
+            raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", code[pc][3]) from None
 
     def _fire(self) -> bool:
         """Run triggers whose condition holds, first declared first, until none does.

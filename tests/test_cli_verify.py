@@ -29,7 +29,7 @@ def test_verify_failure_writes_a_replay_file_that_replay_reproduces(tmp_path, mo
     old = "move draw where not empty(deck) {"
     assert old in text
     broken = tmp_path / "leaky.rules"
-    broken.write_text(text.replace(old, "move draw where not empty(deck) and fits(top(deck)) {"), encoding="utf-8")
+    broken.write_text(text.replace(old, "move peek where not empty(deck) and top(deck).rank == 13 {}\n    move draw where not empty(deck) {"), encoding="utf-8")
     out = tmp_path / "failure.json"
     result = invoke("verify", broken, "--examples", "10", *ONE_ROUND, "--out", out, "--shrink-seconds", "5")
     assert result.exit_code == 1

@@ -52,7 +52,7 @@ def test_a_player_who_sees_an_opponents_hand():
 
 
 def test_a_move_whose_legality_depends_on_the_hidden_deck():
-    game = broken_copy("move draw where not empty(deck) {", "move draw where not empty(deck) and fits(top(deck)) {")
+    game = broken_copy("move draw where not empty(deck) {", "move peek where not empty(deck) and top(deck).rank == 13 {}\n    move draw where not empty(deck) {")
     assert_caught(game, "hidden information")
 
 
@@ -134,7 +134,7 @@ def test_a_refused_move_that_changes_the_state(monkeypatch):
 
 
 def test_failure_log_is_a_replay_file():
-    game = broken_copy("move draw where not empty(deck) {", "move draw where not empty(deck) and fits(top(deck)) {")
+    game = broken_copy("move draw where not empty(deck) {", "move peek where not empty(deck) and top(deck).rank == 13 {}\n    move draw where not empty(deck) {")
     report = verify(game, examples=10, seed=3)
     log = report.failure.to_log("x.rules", game.params)
     assert log["format"] == "ruledsl-log" and log["version"] == 1
