@@ -381,10 +381,7 @@ class State:
         self._legal = None
         self._run()
         if not self.over and len(self.moves) >= self.program.limit:
-            self.over = True
-            self.choice = -1
-            self.actor = -1
-            self._legal = []
+            self._end()
             self.finding = f"the game reached its limit of {self.program.limit} moves without ending"
 
     def _run(self) -> None:
@@ -432,10 +429,7 @@ class State:
                     return
                 elif kind == HALT:
                     self.pc = pc
-                    self.over = True
-                    self.choice = -1
-                    self.actor = -1
-                    self._legal = []
+                    self._end()
                     return
                 else:  # RETURN outside a trigger
                     raise AssertionError("RETURN reached in the flow")
@@ -445,6 +439,12 @@ class State:
             raise
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
             raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", code[pc][3]) from None
+
+    def _end(self) -> None:
+        self.over = True
+        self.choice = -1
+        self.actor = -1
+        self._legal = []
 
     def _fire(self) -> bool:
         """Run triggers whose condition holds, first declared first, until none does.
@@ -479,10 +479,7 @@ class State:
                                 pc = a
                             elif kind == HALT:
                                 self.pc = pc
-                                self.over = True
-                                self.choice = -1
-                                self.actor = -1
-                                self._legal = []
+                                self._end()
                                 return True
                             else:
                                 break

@@ -18,22 +18,7 @@ TROLLEY = str(ROOT / "games" / "trolley_car.rules")
 # A short Trolley Car: one round with small hands.
 SHORT = ("--set", "hand_size=5", "--set", "single_round=true")
 
-RACE = """\
-game "Race"
-players 2..4
-param goal = 6 "points to win"
-var points[player]: int = 0
-flow {
-  turns from 0 until any(each p in players where points[p] >= goal) {
-    choose turn by current {
-      move one { points[current] += 1 }
-      move two { points[current] += 2 }
-    }
-  }
-}
-define score(p) = points[p]
-winner(p): highest score(p)
-"""
+RACE = (Path(__file__).parent / "data" / "race.rules").read_text(encoding="utf-8")
 
 # Parses, but `y` names nothing.
 BROKEN = """\

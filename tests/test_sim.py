@@ -11,22 +11,7 @@ from ruledsl.sim import GameResult, PlayoutFailed, SimulationStats, derive_seed,
 
 ROOT = Path(__file__).resolve().parent.parent
 
-RACE = """\
-game "Race"
-players 2..4
-param goal = 6 "points to win"
-var points[player]: int = 0
-flow {
-  turns from 0 until any(each p in players where points[p] >= goal) {
-    choose turn by current {
-      move one { points[current] += 1 }
-      move two { points[current] += 2 }
-    }
-  }
-}
-define score(p) = points[p]
-winner(p): highest score(p)
-"""
+RACE = (Path(__file__).parent / "data" / "race.rules").read_text(encoding="utf-8")
 
 # Every player always ties: each game is a shared win for all.
 TIE = """\
