@@ -408,7 +408,7 @@ class _Checker:
                 if a.derived is not None:
                     t = self.expr(a.derived, scope, pure=True, static=True)
                     self.expect(t, a.type, a.derived, f"attribute `{a.name}`")
-        for name, d in m.decks.items():
+        for d in m.decks.values():
             self.deck(d.deck, set())
         for c in m.cards:
             self.deck(c.deck, set())

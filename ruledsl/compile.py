@@ -17,7 +17,7 @@ import attrs
 from . import ast as A
 from . import types as T
 from .check import Model
-from .errors import RulesRuntimeError, Span
+from .errors import NOWHERE, RulesRuntimeError, Span
 from .rng import randbelow, shuffle
 
 # Step kinds. EFFECT changes the game and is followed by a trigger check;
@@ -141,7 +141,7 @@ class _Compiler:
             cards = self._deck(c.deck)
             zid = self._static_zone(c.zone)
             ids = list(range(self.card_total, self.card_total + len(cards)))
-            for cid, (kind, values) in zip(ids, cards):
+            for kind, values in cards:
                 self._add_card(kind, values)
             initial.append((zid, ids))
         var_init = []
@@ -412,7 +412,7 @@ class _Compiler:
         self.local_count += 1
         return self.local_count - 1
 
-    def emit(self, kind, a=None, b=None, span=Span()) -> int:
+    def emit(self, kind, a=None, b=None, span=NOWHERE) -> int:
         self.code.append([kind, a, b, span])
         return len(self.code) - 1
 
@@ -935,11 +935,12 @@ class _Compiler:
 
             fn = mod
         else:
-            fn = _arith(op, lf, rf, span)
+            fn = self.gen(f"({self.src(lf)} {op} {self.src(rf)})")
         if getattr(lf, "constant", False) and getattr(rf, "constant", False):
-            return _const(fn(None, None)), result
-        if op in ("+", "-", "*", "==", "!=", "<", "<=", ">", ">="):
-            return self.gen(f"({self.src(lf)} {op} {self.src(rf)})"), result
+            try:
+                return _const(fn(None, None)), result
+            except (RulesRuntimeError, TypeError):
+                pass  # reported when the rule runs, with its position
         return fn, result
 
     # ------------------------------------------------------------ statements
@@ -1209,18 +1210,18 @@ class _Compiler:
         span = s.span
         under = s.under
         at = self.expr(s.at)[0] if s.at is not None else None
-        single = t in (T.CARD, T.NONE) or (t == T.ANY and False)
+        single = t in (T.CARD, T.NONE)
         source = None if single else self.cards(cards, t, span)
 
         zone_bit, place_bit = self.zone_bit, self.place_bit
 
-        def move(st, c, z, place):
+        def move(st, c, z, place, slot):
             if c is None:
                 _runtime("`put`: there is no card to move", span)
             old = st.loc[c]
             if place is not None:
                 if st.places[place] >= 0 and st.places[place] != c:
-                    _runtime(f"`put`: slot {at_value} of {zones[z].name} already holds a card", span)
+                    _runtime(f"`put`: slot {slot} of {zones[z].name} already holds a card", span)
             if old >= 0:
                 st.zones[old].remove(c)
                 changed = zone_bit[old]
@@ -1238,67 +1239,26 @@ class _Compiler:
             st.loc[c] = z
             return changed | zone_bit[z]
 
-        at_value = None
-
         def put(st, L):
-            nonlocal at_value
             z = target(st, L)
-            place = None
+            place = k = None
             if at is not None:
                 k = at(st, L)
-                at_value = k
                 places = zones[z].places
                 if not 0 <= k < len(places):
                     _runtime(f"`put`: {zones[z].name} has no slot {k} (slots 0..{len(places) - 1})", span)
                 place = places[k]
             if single:
-                return move(st, cards(st, L), z, place)
+                return move(st, cards(st, L), z, place, k)
             chosen = list(source(st, L))
             if under:
                 chosen.reverse()
             changed = zone_bit[z]
             for c in chosen:
-                changed |= move(st, c, z, place)
+                changed |= move(st, c, z, place, k)
             return changed
 
         return put
-
-
-def _arith(op, lf, rf, span):
-    """A closure for + - * and the comparisons, specialised when the right side is a constant."""
-    if getattr(rf, "constant", False):
-        c = rf(None, None)
-        if op == "+":
-            return lambda s, L: lf(s, L) + c
-        if op == "-":
-            return lambda s, L: lf(s, L) - c
-        if op == "*":
-            return lambda s, L: lf(s, L) * c
-        if op == "==":
-            return lambda s, L: lf(s, L) == c
-        if op == "!=":
-            return lambda s, L: lf(s, L) != c
-    if op == "+":
-        return lambda s, L: lf(s, L) + rf(s, L)
-    if op == "-":
-        return lambda s, L: lf(s, L) - rf(s, L)
-    if op == "*":
-        return lambda s, L: lf(s, L) * rf(s, L)
-    if op == "==":
-        return lambda s, L: lf(s, L) == rf(s, L)
-    if op == "!=":
-        return lambda s, L: lf(s, L) != rf(s, L)
-    import operator
-
-    f = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
-
-    def compare(s, L):
-        a, b = lf(s, L), rf(s, L)
-        if a is None or b is None:
-            _runtime(f"`{op}` compares numbers, but one side is none", span)
-        return f(a, b)
-
-    return compare
 
 
 def _changed_all(s, L) -> int:

@@ -14,7 +14,7 @@ import re
 import attrs
 
 from . import types as T
-from .compile import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, MAX_TRIGGER_FIRINGS, RETURN, SET, Program
+from .compile import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, MAX_TRIGGER_FIRINGS, SET, Program
 from .errors import IllegalMove, ParameterError, RulesRuntimeError, SaveError, Span
 from .rng import seed_state
 
@@ -316,7 +316,7 @@ class State:
             else:
                 zones[z.name] = ["?"] * len(cards)
         variables = {}
-        for name, (base, sizes, dims) in p.var_families.items():
+        for base, sizes, dims in p.var_families.values():
             count = 1
             for n in sizes:
                 count *= n
@@ -325,7 +325,7 @@ class State:
                 if dims and dims[0][0] == "player" and i // max(1, count // sizes[0]) >= self.n:
                     continue
                 v = self.vars[base + i]
-                variables[label] = labels[v] if (self.game and _var_is_card(p, name) and v is not None) else v
+                variables[label] = v
         out = {
             "player": player,
             "current_player": self.current_player,
@@ -641,10 +641,6 @@ class State:
             "finding": self.finding,
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-def _var_is_card(program: Program, name: str) -> bool:
-    return getattr(program, "card_vars", set()) and name in program.card_vars
 
 
 def _freeze(v):

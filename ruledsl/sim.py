@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 import attrs
 
 from .bots import Bot, make_bot
-from .engine import Game, Move
+from .engine import Game
 from .errors import IllegalMove, ParameterError, RulesRuntimeError
 
 _MASK64 = (1 << 64) - 1

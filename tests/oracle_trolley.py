@@ -63,6 +63,7 @@ class Line:
         self.colour = colour
         self.pos = START_SPACE      # the space the line stands on
         self.start = START_SPACE    # its start space
+        self.last = START_SPACE     # the space of the last card the line laid
         self.rank = 0               # the rank the next card must follow
 
     @property
@@ -229,7 +230,7 @@ class TrolleyCar:
         where = space(line.colour, line.next)
         assert where not in self.board, f"{line.colour} next space {line.next} is not free"
         self.board[where] = card
-        line.pos = line.next
+        line.pos = line.last = line.next
         line.rank = self.rank(card)
         self._settle()
 
@@ -246,14 +247,16 @@ class TrolleyCar:
     def _lap(self, line: Line) -> bool:
         if line.next != line.start:
             return False
-        here = space(line.colour, line.pos)
+        # "all of the line's cards except for the last one played": the last card the line laid,
+        # which is not where the line stands when it has just passed over the other line's card.
+        here = space(line.colour, line.last)
         for i in range(LOOP):
             where = space(line.colour, i)
             card = self.board.get(where)
             if card is not None and where != here and self.colour(card) == line.colour:
                 self.aside[line.colour].append(self.board.pop(where))
         self.events.append(f"{line.colour} laps at {line.pos} (start was {line.start})")
-        line.start = line.pos
+        line.start = line.last
         return True
 
     def _cross(self, line: Line) -> bool:

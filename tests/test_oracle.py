@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import ruledsl
-from oracle_trolley import BLACK, COLOURS, LOOP, RED, TrolleyCar
+from oracle_trolley import BLACK, COLOURS, RED, TrolleyCar
 
 # TROLLEY_ORACLE_RULES points the test at another copy of the rules file (for trying a fix).
 RULES = Path(os.environ.get("TROLLEY_ORACLE_RULES")
