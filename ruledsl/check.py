@@ -16,6 +16,7 @@ from . import ast as A
 from . import types as T
 from .assemble import Assembly, diag
 from .errors import Diagnostic, ParameterError, RulesError
+from .parse import keywords
 
 ZONE_SHAPES = ("pile", "row", "track")
 VISIBILITIES = ("hidden", "owner", "public", "top")
@@ -256,7 +257,9 @@ class _Checker:
         for what, table in tables:
             for name, info in table.items():
                 node = info.node if hasattr(info, "node") else info
-                if name in T.SPECIAL_NAMES or name in T.BUILTINS or name in m.enum_values:
+                if name in keywords():
+                    self.error("E204", f"`{name}` is a word of the language; choose another name", node)
+                elif name in T.SPECIAL_NAMES or name in T.BUILTINS or name in m.enum_values:
                     self.error("E204", f"`{name}` is already a name of the language; choose another name", node)
                 elif name in owner:
                     self.error("E204", f"`{name}` names both a {owner[name]} and a {what}", node)
@@ -494,6 +497,8 @@ class _Checker:
             visit(name, [])
 
     def bind(self, binding: Binding, node) -> Binding:
+        if binding.name in keywords():
+            self.error("E204", f"`{binding.name}` is a word of the language; choose another name", node)
         self.model.bindings[node, binding.name] = binding
         return binding
 

@@ -29,6 +29,20 @@ def parser() -> lark.Lark:
     return lark.Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True)
 
 
+# Words that can stand where a name can, in statements and expressions: a name
+# spelled like one of them could not be used there. (Words that only open a
+# declaration, like `deck` or `zone`, stay free for names.)
+RESERVED = frozenset("""
+    and or not in if then else true false none each for where let put into under at deal from
+    shuffle gather repeat times while turns until choose by move reveal to end once
+""".split())
+
+
+def keywords() -> frozenset:
+    """The words of the language that cannot be used as names."""
+    return RESERVED
+
+
 # Terminal names as a designer would call them, for "expected ..." messages.
 _READABLE = {
     "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
@@ -74,7 +88,7 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, text: str, path: str) ->
         token = err.token
         expected = sorted({_readable(t) for t in err.expected})
         message = f"unexpected {_found(token)}; expected " + _join(expected)
-        hint = None
+        hint = _hint_for(token, err.expected)
         if token is not None and token.type == "$END":
             lines = text.splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
@@ -83,6 +97,18 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, text: str, path: str) ->
     width = len(str(getattr(err, "token", "") or "x"))
     span = Span(path, line, col, line, col + max(width, 1))
     return Diagnostic("E100", message, span, hint, source_line(text, line))
+
+
+def _hint_for(token, expected) -> str | None:
+    """What a designer most likely meant, for the common slips."""
+    if token is None:
+        return None
+    value = str(token)
+    if value == "=" and ("COMPARE" in expected or "LBRACE" in expected or "THEN" in expected):
+        return "to compare two values, write `==`"
+    if token.type not in ("NAME", "INT", "STRING") and value.isidentifier() and "NAME" in expected:
+        return f"`{value}` is a word of the language; choose another name"
+    return None
 
 
 def _open_brace_hint(text: str) -> str:

@@ -167,3 +167,10 @@ def test_missing_file_is_a_rules_error():
 def test_valid_games_check_cleanly():
     for path in ("games/trolley_car.rules", "games/trolley_car_bet.rules"):
         assert ruledsl.load(path).program.card_count == 104
+
+
+def test_a_word_of_the_language_cannot_name_a_definition():
+    d = first(BASE + "define each = 3\nflow { for in in players { shuffle deck } }\n")
+    assert (d.code, d.line, d.message) == ("E204", 8, "`each` is a word of the language; choose another name")
+    assert [x.message for x in errors(BASE + "flow { for in in players { shuffle deck } }\n")] == [
+        "`in` is a word of the language; choose another name"]

@@ -57,3 +57,18 @@ def test_every_game_file_parses():
 
     for path in sorted(Path("games").rglob("*.rules")):
         parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def test_assignment_where_a_comparison_belongs_gets_a_hint():
+    d = syntax_error("flow { if x = 3 { x = 1 } }\n")
+    assert (d.line, d.column, d.message) == (1, 13, "unexpected '='; expected '{'")
+    assert d.hint == "to compare two values, write `==`"
+
+
+def test_reserved_words_are_words_of_the_grammar():
+    from ruledsl.parse import keywords, parser
+
+    words = {t.pattern.value for t in parser().terminals if t.pattern.value.isidentifier()}
+    assert keywords() <= words
+    assert {"move", "choose", "in", "each", "put", "into", "once", "where"} <= keywords()
+    assert "deck" in words and "deck" not in keywords()  # only opens a declaration: free as a name
