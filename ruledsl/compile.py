@@ -120,7 +120,8 @@ def _runtime(message: str, span: Span):
 class _Compiler:
     def __init__(self, model: Model):
         self.m = model
-        self.ns: dict = {"__builtins__": {}}  # names the generated expression code refers to
+        # names the generated expression code refers to; no other builtins
+        self.ns: dict = {"__builtins__": {}, "any": any, "all": all, "sum": sum, "len": len}
         self.code: list = []
         self.choices: list = []
         self.slots: dict = {}  # Binding -> local slot
@@ -653,6 +654,15 @@ class _Compiler:
             checks.append((dim[1] if dim[0] == "range" else 0, size, dim[0] == "player"))
         if len(fns) == 1 and dims[0][0] == "enum":
             return fns[0]  # enum values come only from enum-typed expressions
+        if len(fns) == 1 and dims[0][0] == "player" and "(" not in self.src(fns[0]):
+            v = self.src(fns[0])
+
+            def outside(value):
+                if value is None:
+                    _runtime(f"`{name}[...]`: the index is none", span)
+                _runtime(f"`{name}[{value}]` is outside `{name}`", span)
+
+            return self.gen(f"({v} if 0 <= {v} < s.n else {self.name_for(outside, 'bad')}({v}))")
         if len(fns) == 1:
             f = fns[0]
             low, size, is_player = checks[0]
@@ -706,7 +716,7 @@ class _Compiler:
     def cards(self, fn, t, span):
         """A closure giving a list of card ids from a zone, a track or a card list."""
         if t == T.ZONE:
-            return lambda s, L: s.zones[fn(s, L)]
+            return self.gen(f"s.zones[{self.src(fn)}]")
         if t == T.TRACK:
             zones = self.zone_list
 
@@ -833,6 +843,18 @@ class _Compiler:
     def aggregate(self, e: A.Aggregate):
         slot, dom, where = self._quantified(e)
         func, span = e.func, e.span
+        if func in ("any", "all", "count", "cards"):
+            d = self.src(dom)
+            w = self.src(where) if where is not None else None
+            if func == "any":
+                text = f"any({w} for L[{slot}] in {d})" if w else f"(len({d}) > 0)"
+            elif func == "all":
+                text = f"all({w} for L[{slot}] in {d})" if w else "True"
+            elif func == "count":
+                text = f"sum(1 for L[{slot}] in {d} if {w})" if w else f"len({d})"
+            else:
+                text = f"[L[{slot}] for L[{slot}] in {d} if {w}]" if w else f"[*{d}]"
+            return self.gen(text), (T.CARDS if func == "cards" else T.INT if func == "count" else T.BOOL)
         if func == "any":
             if where is None:
                 return (lambda s, L: len(dom(s, L)) > 0), T.BOOL

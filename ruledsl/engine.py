@@ -344,25 +344,37 @@ class State:
         choice = self.program.choices[self.choice]
         L = self.locals.copy()
         moves: list[Move] = []
-        for option in choice.options:
-            params, where = option.params, option.where
-            if not params:
-                if where is None or _run_rule(where, self, L, choice.span):
-                    moves.append(Move(option.name))
-                continue
-            self._expand(option, 0, [], L, moves, choice.span)
+        try:
+            for option in choice.options:
+                params, where = option.params, option.where
+                if not params:
+                    if where is None or where(self, L):
+                        moves.append(Move(option.name))
+                elif len(params) == 1:
+                    slot, domain = params[0]
+                    name = option.name
+                    for v in list(domain(self, L)):
+                        L[slot] = v
+                        if where is None or where(self, L):
+                            moves.append(Move(name, (v,)))
+                else:
+                    self._expand(option, 0, (), L, moves)
+        except RulesRuntimeError:
+            raise
+        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
+            raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", choice.span) from None
         return moves
 
-    def _expand(self, option, i, args, L, moves, span) -> None:
+    def _expand(self, option, i, args, L, moves) -> None:
         slot, domain = option.params[i]
         last = i == len(option.params) - 1
-        for v in list(_run_rule(domain, self, L, span)):
+        for v in list(domain(self, L)):
             L[slot] = v
             if last:
-                if option.where is None or _run_rule(option.where, self, L, span):
-                    moves.append(Move(option.name, tuple(args) + (v,)))
+                if option.where is None or option.where(self, L):
+                    moves.append(Move(option.name, args + (v,)))
             else:
-                self._expand(option, i + 1, args + [v], L, moves, span)
+                self._expand(option, i + 1, args + (v,), L, moves)
 
     def _apply(self, m: Move) -> None:
         choice = self.program.choices[self.choice]
