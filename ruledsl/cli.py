@@ -435,8 +435,7 @@ def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds
     click.echo(f"FAILED: {failure.check}: {failure.message}")
     click.echo(f"shortest game found: {failure.players} players, seed {failure.seed}, "
                f"{_plural(len(failure.moves), 'move')}:")
-    for i, text in enumerate(_describe_moves(game, failure.players, failure.seed, failure.moves), 1):
-        click.echo(f"  {i:>3}. {text}")
+    _echo_moves(_describe_moves(game, failure.players, failure.seed, failure.moves))
     target = out_path or (Path(file).name.removesuffix(".rules") + ".failure.json")
     log = failure.to_log(file, game.params)
     try:
@@ -445,6 +444,17 @@ def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds
         raise CliError(f"cannot write the replay file {target}: {exc.strerror or exc}", EXIT_RULES) from None
     click.echo(f"replay file: {target}  (run: ruledsl replay {target})")
     raise click.exceptions.Exit(EXIT_RULES)
+
+
+def _echo_moves(texts: list[str], keep: int = 25) -> None:
+    """Numbered moves; a long game shows its first and last moves only."""
+    numbered = [f"  {i:>3}. {text}" for i, text in enumerate(texts, 1)]
+    if len(numbered) > 2 * keep + 1:
+        hidden = len(numbered) - 2 * keep
+        numbered = numbered[:keep] + [f"  ... {hidden} moves not shown (all are in the replay file) ..."] + \
+            numbered[-keep:]
+    for line in numbered:
+        click.echo(line)
 
 
 def _describe_moves(game, players, seed, moves) -> list[str]:
@@ -487,7 +497,7 @@ def replay_command(log_file, rules_path, quiet) -> None:
     n = _check_players(game, log["players"])
     if not quiet:
         for i, text in enumerate(_describe_moves(game, n, log["seed"], log["moves"]), 1):
-            click.echo(f"  {i:>3}. {text}")
+            click.echo(f"  {i:>3}. {text}")  # replay lists every move: it is what a log is read for
     broken, made = replay_log(game, {"players": n, "seed": log["seed"], "moves": log["moves"]})
     if broken is not None and broken.check == LOG_MISMATCH:
         raise CliError(f"{log_file} does not fit {rules}: {broken.message}", EXIT_RULES)

@@ -82,3 +82,13 @@ def test_verify_bad_player_count():
     result = invoke("verify", TROLLEY, "--players", "9")
     assert result.exit_code == 2
     assert result.output.strip() == "error: Trolley Car is for 2 to 6 players, not 9 (use --players)"
+
+
+def test_a_long_failing_game_shows_its_first_and_last_moves(capsys):
+    from ruledsl.cli import _echo_moves
+
+    _echo_moves([f"move {i}" for i in range(1, 101)], keep=3)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == ["    1. move 1", "    2. move 2", "    3. move 3",
+                     "  ... 94 moves not shown (all are in the replay file) ...",
+                     "   98. move 98", "   99. move 99", "  100. move 100"]
