@@ -37,6 +37,11 @@ __all__ = [
 
 def loads(text: str, filename: str = "<rules>", params: dict | None = None) -> Game:
     """Compile rules given as text; ``filename`` is used in messages and to find included files."""
+    if not isinstance(text, str):
+        raise RulesError([Diagnostic("E001", f"rules must be given as text, not {type(text).__name__}",
+                                     Span(str(filename)))])
+    if params is not None and not isinstance(params, dict):
+        raise ParameterError(f"params must be a dict of parameter names and values, not {type(params).__name__}")
     model = check(assemble(text, filename), params)
     return Game(compile_model(model))
 

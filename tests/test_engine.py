@@ -282,3 +282,21 @@ def test_reveal_grants_sight_only_during_its_block():
     assert s.view(1)["zones"]["hand[0]"] == ["k(n: 2)"]
     s.apply("ok")
     assert s.view(1)["zones"]["hand[0]"] == ["?"]
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda g: ruledsl.loads(123), ruledsl.RulesError),
+    (lambda g: ruledsl.loads("flow {}", "x.rules", params=[1]), ruledsl.ParameterError),
+    (lambda g: g.new_game(players="2"), ruledsl.ParameterError),
+    (lambda g: g.new_game(players=2, seed=1.5), ruledsl.ParameterError),
+    (lambda g: g.new_game(players=2).apply(None), IllegalMove),
+    (lambda g: g.new_game(players=2).apply(["lay", "x"]), IllegalMove),
+    (lambda g: g.new_game(players=2).view(5), ruledsl.ParameterError),
+    (lambda g: g.state_from_json(b"\xff"), SaveError),
+    (lambda g: g.state_from_json("[]"), SaveError),
+    (lambda g: g.new_game(players=2).place("no such card", "shown"), ruledsl.ParameterError),
+    (lambda g: g.new_game(players=2).set_var("nothing", 1), ruledsl.ParameterError),
+])
+def test_bad_input_raises_a_ruledsl_error(small, call, error):
+    with pytest.raises(error):
+        call(small)
