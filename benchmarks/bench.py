@@ -112,6 +112,40 @@ def reference_playout(players: int, hand: int = 7):
     return playout
 
 
+def trolley_by_hand_playout(labels: list, players: int):
+    """Trolley Car, one round, played by the hand-written model of tests/oracle_trolley.py."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from oracle_trolley import BLACK, RED, TrolleyCar, colour_of
+
+    def playout(seed: int):
+        rng = random.Random(seed)
+        deck = list(range(len(labels)))
+        while True:  # deal as the rules do: 15 each, then turn up cards until both colours show
+            rng.shuffle(deck)
+            cards = list(deck)
+            hands = [[cards.pop() for _ in range(15)] for _ in range(players)]
+            first = cards.pop()
+            turned = []
+            while cards and colour_of(labels[cards[-1]]) == colour_of(labels[first]):
+                turned.append(cards.pop())
+            if cards:
+                break
+        second = cards.pop()
+        cards.extend(turned)
+        rng.shuffle(cards)
+        starts = {colour_of(labels[first]): first, colour_of(labels[second]): second}
+        model = TrolleyCar(players, labels, single_round=True)
+        model.deal(0, hands, cards, starts[RED], starts[BLACK])
+        moves = 0
+        while not model.is_over:
+            legal = model.legal_moves()
+            model.apply(legal[rng.randrange(len(legal))])
+            moves += 1
+        return moves, False
+
+    return playout
+
+
 def top_level_games(directory: Path) -> list[Path]:
     return sorted(p for p in directory.glob("*.rules") if p.is_file())
 
@@ -149,6 +183,17 @@ def main(argv=None) -> int:
     reference = _run(Measure("reference (by hand)", ref_players),
                      reference_playout(ref_players), args.seconds, args.playouts)
 
+    # The same game both ways: the rules file and a hand-written Python model of it.
+    pair = []
+    trolley = args.games_dir / "trolley_car.rules"
+    if trolley.is_file():
+        n = args.players or 2
+        game = ruledsl.load(trolley, params={"single_round": True})
+        pair = [_run(Measure("trolley_car.rules, one round", n), engine_playout(game, n), args.seconds,
+                     args.playouts),
+                _run(Measure("Trolley Car by hand, one round", n),
+                     trolley_by_hand_playout(game.program.card_labels, n), args.seconds, args.playouts)]
+
     budget = f"{args.playouts} playouts" if args.playouts else f"{args.seconds:g} s"
     table = Table(title=f"Random playouts, {budget} per game — Python {platform.python_version()} "
                         f"on {platform.machine() or 'unknown'}")
@@ -164,6 +209,15 @@ def main(argv=None) -> int:
     console.print(table)
     console.print("÷ reference: the engine's moves per second over the hand-written reference's "
                   "(a plain-Python shedding game, same players).", highlight=False)
+    if pair:
+        same = Table(title="The same game: the rules file beside a hand-written Python model "
+                           "(tests/oracle_trolley.py, written for clarity)")
+        for name in ("Implementation", "Players", "Playouts", "Moves/s", "÷ by hand"):
+            same.add_column(name, justify="left" if name == "Implementation" else "right", no_wrap=True)
+        for m in pair:
+            ratio = m.moves_per_second / pair[1].moves_per_second if pair[1].moves_per_second else 0.0
+            same.add_row(m.label, str(m.players), str(m.playouts), f"{m.moves_per_second:,.0f}", f"{ratio:.2f}")
+        console.print(same)
     for line in skipped:
         console.print(f"skipped {line}", highlight=False)
     return 0
