@@ -107,6 +107,7 @@ class Program:
     source: dict  # file -> text
     enums: dict = attrs.Factory(dict)  # enum name -> value names
     trigger_mask: int = 0  # families some trigger reads: only effects touching them are followed by a check
+    card_slots: frozenset = frozenset()  # variable slots that hold a card
 
 
 def compile_model(model: Model) -> Program:
@@ -180,6 +181,8 @@ class _Compiler:
             winner_keys=keys, source=m.texts,
             enums={name: list(e.values) for name, e in m.enums.items()},
             trigger_mask=self._trigger_mask(),
+            card_slots=frozenset(base + i for name, (base, sizes, _) in self.var_families.items()
+                                 if m.vars[name].type == T.CARD for i in range(_product(sizes))),
         )
 
     def _trigger_mask(self) -> int:

@@ -293,6 +293,15 @@ class State:
             return "top"
         return "count"
 
+    def card_visible(self, player: int, card: int) -> bool:
+        """Whether ``player`` sees the face of ``card`` where it lies now."""
+        where = self.loc[card]
+        if where >= 0:
+            how = self.sees(player, where)
+            return how == "all" or (how == "top" and self.zones[where][-1] == card)
+        place = -where - 1
+        return any(place in z.places and self.sees(player, z.zid) != "count" for z in self.program.zones)
+
     def view(self, player: int) -> dict:
         """What ``player`` may know: visible cards by label, hidden ones as '?', and the variables."""
         if not isinstance(player, int) or not 0 <= player < self.n:
@@ -316,6 +325,7 @@ class State:
             else:
                 zones[z.name] = ["?"] * len(cards)
         variables = {}
+        card_slots = p.card_slots
         for base, sizes, dims in p.var_families.values():
             count = 1
             for n in sizes:
@@ -325,6 +335,8 @@ class State:
                 if dims and dims[0][0] == "player" and i // max(1, count // sizes[0]) >= self.n:
                     continue
                 v = self.vars[base + i]
+                if base + i in card_slots and v is not None:
+                    v = labels[v] if self.card_visible(player, v) else "?"
                 variables[label] = v
         out = {
             "player": player,

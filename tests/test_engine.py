@@ -300,3 +300,25 @@ def test_reveal_grants_sight_only_during_its_block():
 def test_bad_input_raises_a_ruledsl_error(small, call, error):
     with pytest.raises(error):
         call(small)
+
+
+def test_a_card_variable_shows_only_a_card_its_viewer_may_see():
+    src = textwrap.dedent("""\
+        game "Peek"
+        players 2..2
+        kind k { n: 1..3 }
+        cards k(n: each) in z
+        zone z: pile hidden
+        zone table: row public
+        var chosen: card
+        flow {
+          chosen = top(z)
+          choose look by 0 { move ok {} }
+          put chosen into table
+          choose again by 0 { move ok {} }
+        }
+        """)
+    s = ruledsl.loads(src, "peek.rules").new_game(players=2)
+    assert s.view(0)["vars"]["chosen"] == "?"  # the card lies face down in the deck
+    s.apply("ok")
+    assert s.view(0)["vars"]["chosen"] == "k(n: 3)"  # now face up on the table
