@@ -1,13 +1,23 @@
-"""Shared helpers for the Trolley Car tests: the loaded games and a position builder."""
+"""Shared helpers: the hypothesis profile for CI, and for the Trolley Car tests the loaded games and
+a position builder."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
 
+import os
+
 import pytest
+from hypothesis import settings
 
 import ruledsl
+
+# In CI (CI=true) hypothesis draws the same examples every run, so a result
+# depends only on the code; locally it explores new examples each run.
+settings.register_profile("ci", derandomize=True, database=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 TROLLEY = GAMES / "trolley_car.rules"
