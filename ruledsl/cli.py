@@ -18,7 +18,15 @@ import click
 from . import __version__, load
 from . import ast as A
 from .bots import BOTS
-from .errors import Diagnostic, ParameterError, RuledslError, RulesError, RulesRuntimeError, Span, source_line
+from .errors import (
+    Diagnostic,
+    ParameterError,
+    RuledslError,
+    RulesError,
+    RulesRuntimeError,
+    Span,
+    runtime_diagnostic,
+)
 from .parse import parse
 from .sim import PlayoutFailed, play_game, simulate
 
@@ -112,12 +120,10 @@ def _load_game(file: str, sets: tuple[str, ...]):
 
 
 def _check_players(game, players: int | None) -> int:
-    p = game.program
-    n = p.min_players if players is None else players
-    if not p.min_players <= n <= p.max_players:
-        allowed = str(p.min_players) if p.min_players == p.max_players else f"{p.min_players} to {p.max_players}"
-        raise CliError(f"{p.name} is for {allowed} players, not {n} (use --players)")
-    return n
+    try:
+        return game.player_count(players)
+    except ParameterError as err:
+        raise CliError(f"{err} (use --players)") from None
 
 
 def _bots_option(bots: tuple[str, ...], n: int):
@@ -132,10 +138,7 @@ def _bots_option(bots: tuple[str, ...], n: int):
 
 def _fail_at_runtime(game, err: RulesRuntimeError, file: str, sets: tuple[str, ...]) -> None:
     """Print a rule that failed during play, where it is and how to play the game again; exit 1."""
-    span = err.span
-    text = game.program.source.get(span.file)
-    line = source_line(text, span.line) if text and span.line else None
-    click.echo(Diagnostic("R001", err.message, span, None, line).render(), err=True)
+    click.echo(runtime_diagnostic(err, game.program.source).render(), err=True)
     if isinstance(err, PlayoutFailed):
         which = f"game {err.index} of the simulation" if err.index is not None else "the game"
         again = " ".join([f"ruledsl run {file} --players {err.players} --seed {err.seed}"]

@@ -69,12 +69,19 @@ class Game:
     def params(self) -> dict:
         return dict(self.program.params)
 
-    def new_game(self, players: int | None = None, seed: int = 0) -> "State":
-        """A new game for ``players`` players (the fewest allowed if None), run to its first decision."""
+    def player_count(self, players: int | None = None) -> int:
+        """``players``, or the fewest the game allows if None; ParameterError if the game is not for them."""
         p = self.program
         n = p.min_players if players is None else players
         if not isinstance(n, int) or isinstance(n, bool) or not p.min_players <= n <= p.max_players:
-            raise ParameterError(f"{p.name} is for {p.min_players} to {p.max_players} players, not {players}")
+            allowed = str(p.min_players) if p.min_players == p.max_players else f"{p.min_players} to {p.max_players}"
+            raise ParameterError(f"{p.name} is for {allowed} players, not {players}")
+        return n
+
+    def new_game(self, players: int | None = None, seed: int = 0) -> "State":
+        """A new game for ``players`` players (the fewest allowed if None), run to its first decision."""
+        p = self.program
+        n = self.player_count(players)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ParameterError(f"the seed must be a whole number, not {seed!r}")
         s = State.__new__(State)

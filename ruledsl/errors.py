@@ -100,6 +100,13 @@ class RulesRuntimeError(RuledslError):
         super().__init__(f"{where}{message}")
 
 
+def runtime_diagnostic(err: RulesRuntimeError, sources: dict) -> Diagnostic:
+    """A runtime finding as a diagnostic with its rule line, for printing like a checker error."""
+    text = sources.get(err.span.file)
+    line = source_line(text, err.span.line) if text and err.span.line else None
+    return Diagnostic("R001", err.message, err.span, None, line)
+
+
 class SaveError(RuledslError):
     """A saved state or game log that cannot be read back."""
 

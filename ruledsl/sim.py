@@ -214,10 +214,7 @@ def simulate(game: Game, games: int, players: int | None = None, seed: int = 0,
         raise ParameterError(f"the number of games must be a whole number of at least 0, not {games!r}")
     if bots is not None and not isinstance(bots, str) and any(isinstance(b, Bot) for b in bots):
         raise ParameterError("simulate takes bots by name, so that every game gets fresh bots")
-    prog = game.program
-    n = prog.min_players if players is None else players
-    if not isinstance(n, int) or isinstance(n, bool) or not prog.min_players <= n <= prog.max_players:
-        raise ParameterError(f"{prog.name} is for {prog.min_players} to {prog.max_players} players, not {players}")
+    n = game.player_count(players)
     names = [b.name for b in _seat_bots(bots, n, seed)]
     wins = [0] * n
     score_sums = [0] * n
