@@ -113,13 +113,7 @@ def check_moves(s: State, rng: random.Random, sample: int = 3) -> None:
     """Listed moves apply; unlisted ones are refused without a trace."""
     legal = s.legal_moves()
     for m in rng.sample(legal, min(sample, len(legal))):
-        c = s.clone()
-        try:
-            c.apply(m)
-        except IllegalMove as err:
-            raise Broken("listed moves apply", f"{s.describe(m)} is listed but refused: {err.reason}") from None
-        except RulesRuntimeError as err:
-            raise Broken("runs", f"{s.describe(m)}: {err}") from None
+        apply_listed(s.clone(), m, s.describe(m))
     for bad in unlisted_moves(s, legal, rng):
         before = s.clone()
         try:
@@ -134,6 +128,16 @@ def check_moves(s: State, rng: random.Random, sample: int = 3) -> None:
             raise Broken("unlisted moves refused", f"{bad} is not listed, but applying it raised {err!r}") from None
         s._restore(before)
         raise Broken("unlisted moves refused", f"{bad} is not listed, but it was applied")
+
+
+def apply_listed(s: State, m: Move, text: str) -> None:
+    """Apply a move legal_moves() listed; a refusal or a failing rule is a broken check."""
+    try:
+        s.apply(m)
+    except IllegalMove as err:
+        raise Broken("listed moves apply", f"{text} is listed but refused: {err.reason}") from None
+    except RulesRuntimeError as err:
+        raise Broken("runs", f"{text}: {err}") from None
 
 
 def unlisted_moves(s: State, legal: list, rng: random.Random) -> list:
@@ -245,12 +249,7 @@ def play_checked(game: Game, players: int, seed: int, choose, on_step=None) -> S
         if i is None:
             return s
         m = legal[i]
-        try:
-            s.apply(m)
-        except IllegalMove as err:
-            raise Broken("listed moves apply", f"{s.describe(m)} is listed but refused: {err.reason}") from None
-        except RulesRuntimeError as err:
-            raise Broken("runs", f"after {s.describe(m)}: {err}") from None
+        apply_listed(s, m, s.describe(m))
         if on_step:
             on_step(s)
         check_state(s)

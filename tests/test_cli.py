@@ -31,17 +31,8 @@ flow {
 }
 """
 
-# The first decision has no legal move.
-STUCK = """\
-game "Stuck"
-players 2..3
-zone deck: pile hidden
-flow {
-  choose turn by 0 {
-    move play(c in deck) {}
-  }
-}
-"""
+# The first decision has no legal move: a finding at run time.
+STUCK = (Path(__file__).parent / "data" / "stuck.rules").read_text(encoding="utf-8")
 
 
 def runner() -> CliRunner:

@@ -44,16 +44,7 @@ winner(p): highest score(p)
 """
 
 # The first decision has no legal move: a finding at run time.
-STUCK = """\
-game "Stuck"
-players 2..3
-zone deck: pile hidden
-flow {
-  choose turn by 0 {
-    move play(c in deck) {}
-  }
-}
-"""
+STUCK = (Path(__file__).parent / "data" / "stuck.rules").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
