@@ -43,3 +43,11 @@ def test_rules_snippet_parses(text):
 
 def test_there_are_snippets_to_check():
     assert len(list(snippets())) > 50
+
+
+def test_the_tutorials_complete_file_is_the_game_file():
+    text = (DOCS / "tutorial.md").read_text(encoding="utf-8")
+    listing = text.split("## The complete file", 1)[1]
+    listed = BLOCK.search(listing).group(1)
+    game = (DOCS.parent / "games" / "tutorial_highlow.rules").read_text(encoding="utf-8")
+    assert listed == game
