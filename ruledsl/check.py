@@ -415,7 +415,7 @@ class _Checker:
             self.deck(d.deck, set())
         for c in m.cards:
             self.deck(c.deck, set())
-            self.zone_ref(c.zone, {}, want_single=True)
+            self.zone_ref(c.zone, {})
         for c in m.connects:
             for ref, slot in ((c.first, c.first_slot), (c.second, c.second_slot)):
                 t = self.zone_ref(ref, {})
@@ -586,7 +586,7 @@ class _Checker:
             t = self.expr(s.cards, scope)
             if not (T.fits(t, T.CARD) or T.fits(t, T.CARDS)):
                 self.error("E202", f"`put` moves a card or cards, not {T.describe(t)}", s.cards)
-            zt = self.zone_ref(s.zone, scope, want_single=True)
+            zt = self.zone_ref(s.zone, scope)
             if s.at is not None:
                 if zt not in (T.TRACK, T.ANY):
                     self.error("E202", "`at` names a slot; only a track has slots", s.at)
@@ -596,10 +596,10 @@ class _Checker:
         elif isinstance(s, A.Deal):
             self.expect(self.expr(s.count, scope), T.INT, s.count, "the number of cards dealt")
             for ref in (s.source, s.target):
-                if self.zone_ref(ref, scope, want_single=True) == T.TRACK:
+                if self.zone_ref(ref, scope) == T.TRACK:
                     self.error("E202", "`deal` works on piles and rows, not tracks", ref)
         elif isinstance(s, (A.Shuffle, A.Gather)):
-            if self.zone_ref(s.zone, scope, want_single=True) == T.TRACK:
+            if self.zone_ref(s.zone, scope) == T.TRACK:
                 self.error("E202", "a track cannot be shuffled or gathered into", s.zone)
         elif isinstance(s, A.If):
             for cond, body in s.branches:
@@ -657,7 +657,7 @@ class _Checker:
                     self.expect(self.expr(o.where, inner, pure=True), T.BOOL, o.where, "a move's condition")
                 self.block(o.body, inner, in_trigger)
         elif isinstance(s, A.Reveal):
-            self.zone_ref(s.zone, scope, want_single=True)
+            self.zone_ref(s.zone, scope)
             self.expect(self.expr(s.to, scope), T.PLAYER, s.to, "the player who sees")
             self.block(s.body, scope, in_trigger)
         elif isinstance(s, A.AtOnce):
@@ -713,7 +713,7 @@ class _Checker:
             want = T.PLAYER if dim[0] == "player" else T.enum(dim[1]) if dim[0] == "enum" else T.INT
             self.expect(t, want, expr, f"the index of `{name}`")
 
-    def zone_ref(self, ref: A.ZoneRef, scope: dict, want_single: bool = False) -> str:
+    def zone_ref(self, ref: A.ZoneRef, scope: dict) -> str:
         zone = self.model.zones.get(ref.name)
         if zone is None:
             self.error("E200", f"unknown zone `{ref.name}`", ref, _suggest(ref.name, self.model.zones))
@@ -787,8 +787,9 @@ class _Checker:
             inner = self._bind_domain(e, scope, pure, static)
             if e.where is not None:
                 self.expect(self.expr(e.where, inner, pure, static), T.BOOL, e.where, "a `where` condition")
-            if e.func in ("cards", "random") and self._elem(e, inner) not in (T.CARD, T.ANY):
-                self.error("E202", f"`{e.func}` picks cards; this domain holds {T.describe(self._elem(e, inner))}", e)
+            elem = inner[e.var].type
+            if e.func in ("cards", "random") and elem not in (T.CARD, T.ANY):
+                self.error("E202", f"`{e.func}` picks cards; this domain holds {T.describe(elem)}", e)
             return result
         if isinstance(e, A.Fold):
             if e.func not in T.FOLDS:
@@ -832,9 +833,6 @@ class _Checker:
             return T.INT
         self.error("E202", "this expression cannot be used here", e)
         return T.ANY
-
-    def _elem(self, e, inner) -> str:
-        return inner[e.var].type
 
     def _bind_domain(self, e, scope, pure, static) -> dict:
         t = self.expr(e.domain, scope, pure, static)

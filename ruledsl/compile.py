@@ -128,7 +128,6 @@ class _Compiler:
         self.slots: dict = {}  # Binding -> local slot
         self.env: dict = {}  # Binding -> (fn, type) for inlined parameters and typed locals
         self.local_count = 0
-        self.spans: list = []
 
     # ------------------------------------------------------------ universe
 
@@ -1311,7 +1310,6 @@ def _local(slot: int):
     def local(s, L):
         return L[slot]
 
-    local.local = slot
     local.src = f"L[{slot}]"
     return local
 
