@@ -122,6 +122,14 @@ class BinOp(Expr):
 
 
 @node
+class Has(Expr):
+    """``c has rank``: whether the card's kind has the attribute."""
+
+    obj: Expr
+    name: str
+
+
+@node
 class Not(Expr):
     operand: Expr
 
@@ -143,6 +151,7 @@ class Stmt(Node):
 class ZoneRef(Node):
     name: str
     indices: tuple
+    member: Optional[str] = None  # `column[p, i].tram`: a zone that lives with each member
 
 
 @node
@@ -151,6 +160,7 @@ class Assign(Stmt):
     indices: tuple
     op: str
     value: Expr
+    member: Optional[str] = None  # `column[p, i].top = 3`: a value that lives with each member
 
 
 @node
@@ -250,6 +260,21 @@ class AtOnce(Stmt):
     """Effects that happen together: triggers are checked after the whole block, not inside it."""
 
     body: tuple
+
+
+@node
+class New(Stmt):
+    """``new column[p] as i``: open a member of a growing zone family and bind its number."""
+
+    zone: ZoneRef
+    var: str
+
+
+@node
+class Remove(Stmt):
+    """``remove column[p, i]``: close an empty member; its number may be opened again."""
+
+    zone: ZoneRef
 
 
 @node
@@ -387,9 +412,10 @@ class CardsDef(Decl):
 
 @node
 class IndexDomain(Node):
-    name: Optional[str]  # an enum name or "player"; None for a range
-    low: int = 0
-    high: int = 0
+    name: Optional[str]  # an enum name or "player"; None for a range or `*`
+    low: Optional[Expr] = None  # a range's ends: constant expressions
+    high: Optional[Expr] = None
+    grows: bool = False  # `*`: members are opened in play
 
 
 @node
@@ -403,6 +429,7 @@ class ZoneDef(Decl):
     name: str
     index: tuple
     options: tuple
+    members: tuple = ()  # ZoneDef / VarDef that live with each member of the family
 
 
 @node

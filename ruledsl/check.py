@@ -16,12 +16,16 @@ from . import ast as A
 from . import types as T
 from .assemble import Assembly, diag
 from .errors import Diagnostic, ParameterError, RulesError
+from .guards import Guards
 from .parse import keywords
 
 ZONE_SHAPES = ("pile", "row", "track")
 VISIBILITIES = ("hidden", "owner", "public", "top")
 VAR_TYPES = ("int", "bool", "player", "card")
 DEFAULT_LIMIT = 10000
+MAX_INDEX_SIZE = 1000  # the most values one index range may have
+DEFAULT_MEMBERS = 32  # the most members a growing family has at once, unless max_members(N) says
+ZONE_EXTRAS = ("max_members",)
 
 
 @attrs.define(eq=False)
@@ -63,11 +67,16 @@ class KindInfo:
 @attrs.define
 class ZoneInfo:
     name: str
-    dims: list  # each ("player",) or ("enum", name) or ("range", low, high)
+    dims: list  # each ("player",) or ("enum", name) or ("range", low, high) or ("grow", 1, most)
     shape: str
     size: int  # slots of a track
     visibility: str
     node: object
+    members: dict = attrs.Factory(dict)  # member name -> "zone" or "var" (stored as families "F.m")
+
+    @property
+    def grows(self) -> bool:
+        return bool(self.dims) and self.dims[-1][0] == "grow"
 
     @property
     def type(self) -> str:
@@ -119,13 +128,16 @@ class Model:
     flow: object = None
     extensions: dict = attrs.Factory(dict)  # choice name -> extra options
     bindings: dict = attrs.Factory(dict)  # Name / binding node -> Binding
+    grown: dict = attrs.Factory(dict)  # zone or variable family with a growing index -> its "#F" flags
+    member_refs: dict = attrs.Factory(dict)  # `F[...].m` Attr node -> the member family "F.m"
+    kinds_in_play: set = attrs.Factory(set)  # kinds some `cards ... in` declaration puts in the game
 
     def dim_size(self, dim: tuple) -> int:
         if dim[0] == "player":
             return self.max_players
         if dim[0] == "enum":
             return len(self.enums[dim[1]].values)
-        return dim[2] - dim[1] + 1
+        return dim[2] - dim[1] + 1  # a range, or the most members of a growing index
 
 
 def check(assembly: Assembly, params: dict | None = None) -> Model:
@@ -149,6 +161,7 @@ class _Checker:
         self.errors: list[Diagnostic] = []
         self.calls: dict[str, set] = {}  # define/procedure -> names it calls, for cycles
         self._owner: str | None = None
+        self.guards = Guards(self.model, lambda node, message, hint: self.error("E214", message, node, hint))
 
     def error(self, code: str, message: str, node, hint: str | None = None) -> None:
         self.errors.append(diag(self.assembly.texts, code, message, node.span, hint))
@@ -310,13 +323,36 @@ class _Checker:
         self.error("E213", "a constant is needed here: a number, true/false, a string or a parameter", node)
         return None
 
-    def _dims(self, index: tuple) -> list:
+    def _dims(self, index: tuple, growing: int = 0) -> list:
+        """The dimensions of an index; ``growing`` is the most members a `*` dimension may have (0: none)."""
         dims = []
-        for d in index:
-            if d.name is None:
-                if d.high < d.low:
-                    self.error("E205", f"the index range {d.low}..{d.high} is empty", d)
-                dims.append(("range", d.low, d.high))
+        for n, d in enumerate(index):
+            if d.grows:
+                if not growing:
+                    self.error("E205", "only a zone family can grow (`*`)", d,
+                               "give a variable that lives with each member inside the zone's { ... }")
+                elif n != len(index) - 1:
+                    self.error("E205", "the growing index `*` must come last", d)
+                dims.append(("grow", 1, max(growing, 1)))
+            elif d.name is None and d.high is None:
+                self.error("E205", "an index is `player`, an enum, a range like 1..10 or `*`", d)
+                dims.append(("range", 0, 0))
+            elif d.name is None:
+                low, high = self._const(d.low), self._const(d.high)
+                if not (isinstance(low, int) and isinstance(high, int)) or isinstance(low, bool) \
+                        or isinstance(high, bool):
+                    if low is not None and high is not None:
+                        self.error("E205", "an index range runs between two numbers", d)
+                    dims.append(("range", 0, 0))
+                    continue
+                if high < low:
+                    self.error("E205", f"the index range {low}..{high} is empty", d,
+                               "a range written with parameters needs a size of at least 1")
+                elif high - low + 1 > MAX_INDEX_SIZE:
+                    self.error("E205", f"the index range {low}..{high} has {high - low + 1} values, "
+                                       f"more than the {MAX_INDEX_SIZE} an index may have", d)
+                    high = low
+                dims.append(("range", low, max(low, high)))
             elif d.name == "player":
                 dims.append(("player",))
             elif d.name in self.model.enums:
@@ -363,48 +399,113 @@ class _Checker:
                                    _suggest(field, kind.attributes))
         elif isinstance(item, A.ZoneDef) and m.zones.get(item.name) and m.zones[item.name].node is item:
             zone = m.zones[item.name]
-            zone.dims = self._dims(item.index)
-            shapes = [o for o in item.options if o.name in ZONE_SHAPES]
-            seen_vis = [o for o in item.options if o.name in VISIBILITIES]
-            for o in item.options:
-                if o.name not in ZONE_SHAPES and o.name not in VISIBILITIES:
-                    self.error("E209", f"unknown zone option `{o.name}`", o,
-                               _suggest(o.name, ZONE_SHAPES + VISIBILITIES)
-                               or "a zone is a pile, row or track(N), and hidden, owner, public or top")
-            if len(shapes) > 1 or len(seen_vis) > 1:
-                self.error("E209", f"zone `{item.name}` has more than one shape or visibility", item)
-            if shapes:
-                zone.shape = shapes[0].name
+            zone.dims = self._dims(item.index, self._most_members(item))
+            self._zone_options(zone, item)
+            if item.members:
+                self._declare_members(zone, item)
+            if zone.grows:
+                m.grown[zone.name] = "#" + zone.name
+                m.vars["#" + zone.name] = VarInfo("#" + zone.name, zone.dims, T.BOOL, None, item)
                 if zone.shape == "track":
-                    size = self._const(shapes[0].arg) if shapes[0].arg is not None else None
-                    if shapes[0].arg is None:
-                        self.error("E209", "a track needs its number of slots, as in track(16)", shapes[0])
-                    elif isinstance(size, int) and size < 1:
-                        self.error("E209", "a track needs at least one slot", shapes[0])
-                    zone.size = size if isinstance(size, int) else 1
-                elif shapes[0].arg is not None:
-                    self.error("E209", f"a {zone.shape} takes no size; only a track has slots", shapes[0])
-            if seen_vis:
-                zone.visibility = seen_vis[0].name
-                if zone.visibility == "owner" and not any(d[0] == "player" for d in zone.dims):
-                    self.error("E209", f"zone `{item.name}` is seen by its owner, but it has no owner",
-                               seen_vis[0], f"give it one zone per player: zone {item.name}[player]")
+                    self.error("E209", "a growing zone family cannot be a track", item, "use a row or a pile")
         elif isinstance(item, A.VarDef) and m.vars.get(item.name) and m.vars[item.name].node is item:
             var = m.vars[item.name]
             var.dims = self._dims(item.index)
-            if item.type in VAR_TYPES:
-                var.type = item.type
-            elif item.type in m.enums:
-                var.type = T.enum(item.type)
+            self._var_type(var, item)
+
+    def _most_members(self, item: A.ZoneDef) -> int:
+        opts = [o for o in item.options if o.name == "max_members"]
+        if not any(d.grows for d in item.index):
+            for o in opts:
+                self.error("E209", "`max_members` bounds a growing family; this zone has no `*` index", o)
+            return 0
+        if not opts:
+            return DEFAULT_MEMBERS
+        if opts[0].arg is None:
+            self.error("E209", "`max_members` needs a number, as in max_members(20)", opts[0])
+            return DEFAULT_MEMBERS
+        most = self._const(opts[0].arg)
+        if isinstance(most, int) and not 1 <= most <= MAX_INDEX_SIZE:
+            self.error("E209", f"`max_members` must be from 1 to {MAX_INDEX_SIZE}, not {most}", opts[0])
+        return most if isinstance(most, int) and 1 <= most <= MAX_INDEX_SIZE else DEFAULT_MEMBERS
+
+    def _declare_members(self, zone: ZoneInfo, item: A.ZoneDef) -> None:
+        """Zones and variables that live with each member: stored as families `F.m` with F's indices."""
+        m = self.model
+        if not zone.dims:
+            self.error("E209", f"zone `{zone.name}` is a single zone; only a family (with an index) has members",
+                       item, "declare a plain `var` instead")
+            return
+        for sub in item.members:
+            if sub.name in zone.members:
+                self.error("E204", f"zone `{zone.name}` has two members named `{sub.name}`", sub)
+                continue
+            if sub.index:
+                self.error("E205", f"`{sub.name}` has the indices of `{zone.name}`; write it without [...]", sub)
+            if sub.name in keywords():
+                self.error("E204", f"`{sub.name}` is a word of the language; choose another name", sub)
+            full = f"{zone.name}.{sub.name}"
+            if isinstance(sub, A.ZoneDef):
+                if sub.members:
+                    self.error("E209", "a member zone cannot have members of its own", sub)
+                info = ZoneInfo(full, list(zone.dims), "pile", 0, "hidden", sub)
+                self._zone_options(info, sub)
+                if info.shape == "track":
+                    self.error("E209", "a member zone cannot be a track", sub, "use a row or a pile")
+                m.zones[full] = info
+                zone.members[sub.name] = "zone"
             else:
-                self.error("E200", f"unknown variable type `{item.type}`", item,
-                           _suggest(item.type, list(VAR_TYPES) + list(m.enums)) or "use int, bool, player, card or an enum")
-                var.type = T.ANY
+                info = VarInfo(full, list(zone.dims), sub.type, sub.init, sub)
+                self._var_type(info, sub)
+                m.vars[full] = info
+                zone.members[sub.name] = "var"
+            if zone.grows:
+                m.grown[full] = "#" + zone.name
+
+    def _var_type(self, var: VarInfo, item: A.VarDef) -> None:
+        m = self.model
+        if item.type in VAR_TYPES:
+            var.type = item.type
+        elif item.type in m.enums:
+            var.type = T.enum(item.type)
+        else:
+            self.error("E200", f"unknown variable type `{item.type}`", item,
+                       _suggest(item.type, list(VAR_TYPES) + list(m.enums)) or "use int, bool, player, card or an enum")
+            var.type = T.ANY
+
+    def _zone_options(self, zone: ZoneInfo, item: A.ZoneDef) -> None:
+        shapes = [o for o in item.options if o.name in ZONE_SHAPES]
+        seen_vis = [o for o in item.options if o.name in VISIBILITIES]
+        for o in item.options:
+            if o.name not in ZONE_SHAPES and o.name not in VISIBILITIES and o.name not in ZONE_EXTRAS:
+                self.error("E209", f"unknown zone option `{o.name}`", o,
+                           _suggest(o.name, ZONE_SHAPES + VISIBILITIES + ZONE_EXTRAS)
+                           or "a zone is a pile, row or track(N), and hidden, owner, public or top")
+        if len(shapes) > 1 or len(seen_vis) > 1:
+            self.error("E209", f"zone `{item.name}` has more than one shape or visibility", item)
+        if shapes:
+            zone.shape = shapes[0].name
+            if zone.shape == "track":
+                size = self._const(shapes[0].arg) if shapes[0].arg is not None else None
+                if shapes[0].arg is None:
+                    self.error("E209", "a track needs its number of slots, as in track(16)", shapes[0])
+                elif isinstance(size, int) and size < 1:
+                    self.error("E209", "a track needs at least one slot", shapes[0])
+                zone.size = size if isinstance(size, int) else 1
+            elif shapes[0].arg is not None:
+                self.error("E209", f"a {zone.shape} takes no size; only a track has slots", shapes[0])
+        if seen_vis:
+            zone.visibility = seen_vis[0].name
+            if zone.visibility == "owner" and not any(d[0] == "player" for d in zone.dims):
+                self.error("E209", f"zone `{item.name}` is seen by its owner, but it has no owner",
+                           seen_vis[0], f"give it one zone per player: zone {item.name}[player]")
 
     # ------------------------------------------------------------------ bodies
 
     def _check_bodies(self) -> None:
         m = self.model
+        for c in m.cards:
+            m.kinds_in_play |= self._deck_kinds(c.deck, set())
         for kind in m.kinds.values():
             scope = {name: Binding(name, a.type) for name, a in kind.attributes.items()}
             for a in kind.attributes.values():
@@ -441,7 +542,8 @@ class _Checker:
         for t in m.triggers:
             scope = self.binder(t.var, t.domain, t)
             self.expect(self.expr(t.cond, scope, pure=True), T.BOOL, t.cond, "a trigger's condition")
-            self.block(t.body, scope, in_trigger=True)
+            with self.guards.assuming(t.cond):
+                self.block(t.body, scope, in_trigger=True)
         for inv in m.invariants:
             scope = self.binder(inv.var, inv.domain, inv)
             self.expect(self.expr(inv.cond, scope, pure=True), T.BOOL, inv.cond, "an invariant")
@@ -459,6 +561,59 @@ class _Checker:
                 if node is not None:
                     self.error("E210", f"`extend choose {name}`: there is no decision named `{name}`", node)
         self._check_cycles()
+
+    def _growing(self, ref: A.ZoneRef, scope: dict, whole: bool):
+        """Check `new F[prefix]` (whole=False) or `remove F[prefix, i]` (whole=True)."""
+        what = "remove" if whole else "new"
+        zone = self.model.zones.get(ref.name)
+        if ref.member is not None:
+            self.error("E202", f"`{what}` opens or closes a member of the family `{ref.name}` with all it holds; "
+                               f"leave out `.{ref.member}`", ref)
+        if zone is None:
+            self.error("E200", f"unknown zone `{ref.name}`", ref, _suggest(ref.name, self.model.zones))
+            for i in ref.indices:
+                self.expr(i, scope)
+            return None
+        if not zone.grows:
+            self.error("E215", f"`{what}` works on a growing zone family; `{ref.name}` has a fixed size", ref,
+                       f"declare it with a growing index: zone {ref.name}[..., *]")
+            return None
+        dims = zone.dims if whole else zone.dims[:-1]
+        if not whole and len(ref.indices) == len(zone.dims):
+            self.error("E205", f"`new` picks the member's number itself; name only the family: "
+                               f"{ref.name}[{', '.join(_dim_word(d) for d in dims)}]", ref)
+            return zone
+        self.indices(dims, ref.indices, scope, ref, ref.name)
+        return zone
+
+    def _members_call(self, e: A.Call, scope: dict, pure: bool) -> str:
+        """`members(F[prefix])`: the numbers of the members of a growing family that exist now."""
+        arg = e.args[0] if len(e.args) == 1 else None
+        if isinstance(arg, A.Name):
+            arg = A.Index(arg, (), span=arg.span)
+        zone = self.model.zones.get(arg.obj.name) if isinstance(arg, A.Index) and isinstance(arg.obj, A.Name) \
+            else None
+        if zone is None or not zone.grows:
+            self.error("E202", "`members(...)` takes a growing zone family, as in members(column[p])", e)
+            for a in e.args:
+                self.expr(a, scope, pure)
+            return T.RANGE
+        self.indices(zone.dims[:-1], arg.indices, scope, e, zone.name)
+        return T.RANGE
+
+    def _deck_kinds(self, d, visiting: set) -> set:
+        m = self.model
+        if isinstance(d, A.DeckSum):
+            return self._deck_kinds(d.left, visiting) | self._deck_kinds(d.right, visiting)
+        if isinstance(d, A.DeckCopies):
+            return self._deck_kinds(d.term, visiting)
+        if isinstance(d, A.DeckRef):
+            if d.name in m.decks and d.name not in visiting:
+                return self._deck_kinds(m.decks[d.name].deck, visiting | {d.name})
+            return {d.name} if d.name in m.kinds else set()
+        if isinstance(d, A.DeckCard):
+            return {d.kind} if d.kind in m.kinds else set()
+        return set()
 
     def _choice_exists(self, name: str) -> bool:
         found = []
@@ -602,11 +757,15 @@ class _Checker:
             if self.zone_ref(s.zone, scope) == T.TRACK:
                 self.error("E202", "a track cannot be shuffled or gathered into", s.zone)
         elif isinstance(s, A.If):
+            saved = self.guards.known
             for cond, body in s.branches:
                 self.expect(self.expr(cond, scope), T.BOOL, cond, "a condition")
-                self.block(body, scope, in_trigger)
+                with self.guards.assuming(cond):
+                    self.block(body, scope, in_trigger)
+                self.guards.known = self.guards.known | self.guards.negfacts(cond)
             if s.otherwise is not None:
                 self.block(s.otherwise, scope, in_trigger)
+            self.guards.known = saved
         elif isinstance(s, A.For):
             t = self.expr(s.domain, scope)
             elem = T.element(t)
@@ -655,7 +814,8 @@ class _Checker:
                     inner[p.name] = self.bind(Binding(p.name, elem), p)
                 if o.where is not None:
                     self.expect(self.expr(o.where, inner, pure=True), T.BOOL, o.where, "a move's condition")
-                self.block(o.body, inner, in_trigger)
+                with self.guards.assuming(o.where):
+                    self.block(o.body, inner, in_trigger)
         elif isinstance(s, A.Reveal):
             self.zone_ref(s.zone, scope)
             self.expect(self.expr(s.to, scope), T.PLAYER, s.to, "the player who sees")
@@ -664,6 +824,14 @@ class _Checker:
             if _contains_choice(s.body, m.procedures):
                 self.error("E206", "`at once` cannot ask a player to choose; its effects happen together", s)
             self.block(s.body, scope, in_trigger)
+        elif isinstance(s, A.New):
+            zone = self._growing(s.zone, scope, whole=False)
+            if s.var in scope or s.var in m.vars or s.var in m.params:
+                self.error("E204", f"`{s.var}` is already a name here; choose another", s)
+            scope[s.var] = self.bind(Binding(s.var, T.INT), s)
+            del zone
+        elif isinstance(s, A.Remove):
+            self._growing(s.zone, scope, whole=True)
         elif isinstance(s, A.EndGame):
             pass
         elif isinstance(s, A.CallStmt):
@@ -685,6 +853,15 @@ class _Checker:
 
     def assign_target(self, s: A.Assign, scope: dict) -> str:
         m = self.model
+        if s.member is not None:
+            full = self._member(s.name, s.member, "var", s)
+            if full is None:
+                for i in s.indices:
+                    self.expr(i, scope)
+                return T.ANY
+            var = m.vars[full]
+            self.indices(var.dims, s.indices, scope, s, s.name)
+            return var.type
         if s.name in scope and not s.indices:
             m.bindings[s] = scope[s.name]
             return scope[s.name].type
@@ -712,8 +889,40 @@ class _Checker:
             t = self.expr(expr, scope)
             want = T.PLAYER if dim[0] == "player" else T.enum(dim[1]) if dim[0] == "enum" else T.INT
             self.expect(t, want, expr, f"the index of `{name}`")
+            if dim[0] == "grow" and _is_constant(expr, self.model):
+                prefix = ", ".join(_dim_word(d) for d in dims[:-1])
+                family = f"{name}[{prefix}]" if prefix else name
+                self.error("E215", f"`{name}` grows in play, so a member named by a fixed number may not exist",
+                           expr, f"use the number `new {family} as i` gives, or `for i in members({family})`")
+
+    def _member(self, family: str, member: str, want: str | None, node) -> str | None:
+        """The family `F.m` that stores member `m` of zone family `F`, or None after an error."""
+        zone = self.model.zones.get(family)
+        if zone is None:
+            self.error("E200", f"unknown zone `{family}`", node, _suggest(family, self.model.zones))
+            return None
+        what = zone.members.get(member)
+        if what is None:
+            known = ", ".join(zone.members) or "none"
+            self.error("E201", f"zone `{family}` has no member `{member}` (members: {known})", node,
+                       _suggest(member, zone.members) or f"declare it beside the zone: zone {family}[...]: ... "
+                                                         f"{{ var {member}: int }}")
+            return None
+        if want is not None and what != want:
+            self.error("E202", f"`{family}[...].{member}` is a {what}, not a {want}", node)
+            return None
+        return f"{family}.{member}"
 
     def zone_ref(self, ref: A.ZoneRef, scope: dict) -> str:
+        if ref.member is not None:
+            full = self._member(ref.name, ref.member, "zone", ref)
+            if full is None:
+                for i in ref.indices:
+                    self.expr(i, scope)
+                return T.ANY
+            zone = self.model.zones[full]
+            self.indices(zone.dims, ref.indices, scope, ref, ref.name)
+            return zone.type
         zone = self.model.zones.get(ref.name)
         if zone is None:
             self.error("E200", f"unknown zone `{ref.name}`", ref, _suggest(ref.name, self.model.zones))
@@ -737,6 +946,22 @@ class _Checker:
             return T.NONE
         if isinstance(e, A.Name):
             return self.name(e, scope, static)
+        if isinstance(e, A.Attr) and isinstance(e.obj, A.Index) and isinstance(e.obj.obj, A.Name) \
+                and e.obj.obj.name in m.zones:
+            full = self._member(e.obj.obj.name, e.name, None, e)
+            if full is None:
+                for i in e.obj.indices:
+                    self.expr(i, scope, pure)
+                return T.ANY
+            m.member_refs[e] = full
+            info = m.zones.get(full) or m.vars[full]
+            self.indices(info.dims, e.obj.indices, scope, e, e.obj.obj.name)
+            return info.type
+        if isinstance(e, A.Has):
+            self.expect(self.expr(e.obj, scope, pure, static), T.CARD, e.obj, "`has` asks about a card; this")
+            if e.name not in m.attributes and e.name not in ("kind", "id"):
+                self.error("E201", f"no card kind has an attribute `{e.name}`", e, _suggest(e.name, m.attributes))
+            return T.BOOL
         if isinstance(e, A.Attr):
             obj = self.expr(e.obj, scope, pure, static)
             if e.name == "kind":
@@ -751,6 +976,8 @@ class _Checker:
                     self.error("E201", f"no card kind has an attribute `{e.name}`", e,
                                _suggest(e.name, list(m.attributes) + ["kind"]))
                     result = T.ANY
+                elif not static:
+                    self.guards.check_read(e)
             if not T.fits(obj, want):
                 self.error("E202", f"`.{e.name}` reads an attribute of a card, not of {T.describe(obj)}", e)
             return result
@@ -797,7 +1024,8 @@ class _Checker:
             inner = self._bind_domain(e, scope, pure, static)
             if e.where is not None:
                 self.expect(self.expr(e.where, inner, pure, static), T.BOOL, e.where, "a `where` condition")
-            self.expect(self.expr(e.expr, inner, pure, static), T.INT, e.expr, f"what `{e.func}` adds up")
+            with self.guards.assuming(e.where):
+                self.expect(self.expr(e.expr, inner, pure, static), T.INT, e.expr, f"what `{e.func}` adds up")
             return T.INT
         if isinstance(e, A.SetLit):
             types = [self.expr(i, scope, pure, static) for i in e.items]
@@ -813,14 +1041,17 @@ class _Checker:
             return T.RANGE
         if isinstance(e, A.IfExpr):
             self.expect(self.expr(e.cond, scope, pure, static), T.BOOL, e.cond, "a condition")
-            a = self.expr(e.then, scope, pure, static)
-            b = self.expr(e.otherwise, scope, pure, static)
+            with self.guards.assuming(e.cond):
+                a = self.expr(e.then, scope, pure, static)
+            with self.guards.assuming(e.cond, holds=False):
+                b = self.expr(e.otherwise, scope, pure, static)
             if not (T.fits(a, b) or T.fits(b, a)):
                 self.error("E202", f"both branches should give the same type: {T.describe(a)} and {T.describe(b)}", e)
             return b if a in (T.NONE, T.ANY) else a
         if isinstance(e, A.BinOp):
             lt = self.expr(e.left, scope, pure, static)
-            rt = self.expr(e.right, scope, pure, static)
+            with self.guards.assuming(e.left if e.op in ("and", "or") else None, holds=e.op == "and"):
+                rt = self.expr(e.right, scope, pure, static)
             result, problem = T.binop(e.op, lt, rt)
             if problem:
                 self.error("E202", problem, e)
@@ -904,7 +1135,8 @@ class _Checker:
             saved_bindings = dict(self.model.bindings)
             scope = {p: Binding(p, T.ANY) for p in d.params}
             self._owner = d.name
-            cache[d.name] = self.expr(d.body, scope, pure=True)
+            with self.guards.fresh():
+                cache[d.name] = self.expr(d.body, scope, pure=True)
             self._owner = saved_owner
             del self.errors[saved_errors:]  # the body's own check reports them once
             self.model.bindings = saved_bindings
@@ -912,6 +1144,8 @@ class _Checker:
 
     def call(self, e: A.Call, scope: dict, pure: bool, static: bool) -> str:
         m = self.model
+        if e.name == "members" and e.name not in m.defines:
+            return self._members_call(e, scope, pure)
         args = [self.expr(a, scope, pure, static) for a in e.args]
         if e.name in m.defines:
             d = m.defines[e.name]
@@ -943,11 +1177,26 @@ class _Checker:
         return result
 
 
+def _is_constant(e, model) -> bool:
+    """Whether an expression's value is fixed when the game is loaded (numbers, parameters, arithmetic)."""
+    if isinstance(e, A.IntLit):
+        return True
+    if isinstance(e, A.Name):
+        return e.name in model.params and e not in model.bindings
+    if isinstance(e, A.Neg):
+        return _is_constant(e.operand, model)
+    if isinstance(e, A.BinOp) and e.op in ("+", "-", "*", "/", "%"):
+        return _is_constant(e.left, model) and _is_constant(e.right, model)
+    return False
+
+
 def _dim_word(dim: tuple) -> str:
     if dim[0] == "player":
         return "player"
     if dim[0] == "enum":
         return dim[1]
+    if dim[0] == "grow":
+        return "i"
     return f"{dim[1]}..{dim[2]}"
 
 

@@ -18,6 +18,7 @@ from . import ast as A
 from . import types as T
 from .check import Model
 from .errors import NOWHERE, RulesRuntimeError, Span
+from .members import family_of, grown_index, members_domain, new_member, remove_member
 from .rng import randbelow, shuffle
 
 # Step kinds. EFFECT changes the game and is followed by a trigger check;
@@ -37,6 +38,7 @@ class ZoneInstance:
     visibility: str
     owner: int | None  # the player a per-player zone belongs to
     places: tuple = ()  # a track's slots, as indices into the board's places
+    exists: int | None = None  # a member of a growing family: the variable slot that says it is open
 
 
 @attrs.define(eq=False)
@@ -108,6 +110,9 @@ class Program:
     enums: dict = attrs.Factory(dict)  # enum name -> value names
     trigger_mask: int = 0  # families some trigger reads: only effects touching them are followed by a check
     card_slots: frozenset = frozenset()  # variable slots that hold a card
+    var_exists: dict = attrs.Factory(dict)  # variable slot of a growing family's member -> its open flag's slot
+    flag_slots: frozenset = frozenset()  # the open flags themselves (not shown as variables)
+    kind_has: dict = attrs.Factory(dict)  # attribute -> per card id, whether its kind has it
 
 
 def compile_model(model: Model) -> Program:
@@ -147,8 +152,10 @@ class _Compiler:
             initial.append((zid, ids))
         var_init = []
         for var in m.vars.values():
+            if var.name in m.grown and not var.name.startswith("#"):
+                continue  # a member's values are given when `new` opens it
             base, sizes, _ = self.var_families[var.name]
-            fn = self.expr(var.init, {})[0] if var.init is not None else _const(self._default(var.type))
+            fn = self.var_init_fn(var)
             count = _product(sizes)
             var_init.extend((base + i, fn) for i in range(count))
         # the flow first, then trigger bodies
@@ -182,7 +189,28 @@ class _Compiler:
             trigger_mask=self._trigger_mask(),
             card_slots=frozenset(base + i for name, (base, sizes, _) in self.var_families.items()
                                  if m.vars[name].type == T.CARD for i in range(_product(sizes))),
+            var_exists=self._var_exists(), flag_slots=self._flag_slots(),
+            kind_has=self.kind_has,
         )
+
+    def var_init_fn(self, var):
+        return self.expr(var.init, {})[0] if var.init is not None else _const(self._default(var.type))
+
+    def _var_exists(self) -> dict:
+        out = {}
+        for name, flag_name in self.m.grown.items():
+            if name in self.var_families and not name.startswith("#"):
+                base, sizes, _ = self.var_families[name]
+                flags = self.var_families[flag_name][0]
+                out.update((base + i, flags + i) for i in range(_product(sizes)))
+        return out
+
+    def _flag_slots(self) -> frozenset:
+        out = set()
+        for flag_name in set(self.m.grown.values()):
+            base, sizes, _ = self.var_families[flag_name]
+            out.update(range(base, base + _product(sizes)))
+        return frozenset(out)
 
     def _trigger_mask(self) -> int:
         mask = 0
@@ -225,10 +253,13 @@ class _Compiler:
         self.card_kind: list = []
         self.card_labels: list = []
         self.card_attrs: dict = {name: [] for name in self.m.attributes}
+        self.kind_has: dict = {name: [] for name in self.m.attributes}
 
     def _add_card(self, kind, values: dict) -> None:
         self.card_total += 1
         self.card_kind.append(kind.name)
+        for name, column in self.kind_has.items():
+            column.append(name in kind.attributes)
         for name, column in self.card_attrs.items():
             column.append(values.get(name))
         self.card_labels.append(self._label(kind, values))
@@ -307,7 +338,10 @@ class _Compiler:
         self.place_count = 0
         self.bits: dict = {}  # zone or variable family -> its bit in an effect's change mask
         for name in itertools.chain(m.zones, m.vars):
-            self.bits[name] = 1 << len(self.bits)
+            if family_of(name) != name and family_of(name) in self.bits:
+                self.bits[name] = self.bits[family_of(name)]  # a member or open flag changes with its family
+            else:
+                self.bits[name] = 1 << len(self.bits)
         for zone in m.zones.values():
             sizes = [m.dim_size(d) for d in zone.dims]
             base = len(self.zone_list)
@@ -318,14 +352,15 @@ class _Compiler:
                     if dim[0] == "player":
                         owner = i
                         break
-                label = zone.name + ("[" + ", ".join(self._index_text(d, i) for d, i in zip(zone.dims, index)) + "]"
-                                     if zone.dims else "")
+                label = self._place_label(zone.name, zone.dims, index)
                 places = ()
                 if zone.shape == "track":
                     places = tuple(range(self.place_count, self.place_count + zone.size))
                     self.place_count += zone.size
                 self.zone_list.append(ZoneInstance(base + flat, label, zone.name, index, zone.shape,
                                                    zone.visibility, owner, places))
+        self._zone_flags = [(z, m.grown[z.family], z.zid - self.zone_families[z.family][0])
+                            for z in self.zone_list if z.family in m.grown]
         # a connection makes two slots one place
         alias: dict[int, int] = {}
         for c in m.connects:
@@ -344,6 +379,12 @@ class _Compiler:
             for q in z.places:
                 self.place_bit[q] |= self.bits[z.family]
 
+    def _place_label(self, name, dims, index) -> str:
+        """`hand[2]`, `column[0, 3]`; a member zone or value: `column[0, 3].tram`."""
+        family, _, member = name.partition(".")
+        text = family + ("[" + ", ".join(self._index_text(d, i) for d, i in zip(dims, index)) + "]" if dims else "")
+        return text + ("." + member if member else "")
+
     def _index_text(self, dim, i) -> str:
         if dim[0] == "player":
             return str(i)
@@ -359,7 +400,7 @@ class _Compiler:
     def _flat(self, dims, sizes, values) -> int:
         flat = 0
         for dim, size, v in zip(dims, sizes, values):
-            if dim[0] == "range":
+            if dim[0] in ("range", "grow"):
                 v -= dim[1]
             flat = flat * size + v
         return flat
@@ -372,10 +413,10 @@ class _Compiler:
             sizes = [self.m.dim_size(d) for d in var.dims]
             self.var_families[var.name] = (self.var_count, sizes, var.dims)
             for index in itertools.product(*[range(n) for n in sizes]):
-                label = var.name + ("[" + ", ".join(self._index_text(d, i) for d, i in zip(var.dims, index)) + "]"
-                                    if var.dims else "")
-                self.var_names.append(label)
+                self.var_names.append(self._place_label(var.name, var.dims, index))
             self.var_count += _product(sizes)
+        for z, flag_name, flat in getattr(self, "_zone_flags", ()):
+            z.exists = self.var_families[flag_name][0] + flat
 
     # ------------------------------------------------------------ generated code
 
@@ -480,6 +521,20 @@ class _Compiler:
             return _const(None), T.NONE
         if isinstance(e, A.Name):
             return self.name(e, statics)
+        if isinstance(e, A.Attr) and e in m.member_refs:
+            full = m.member_refs[e]
+            if full in m.zones:
+                return self.zone_index(full, e.obj.indices, e.span), m.zones[full].type
+            return self.var_read(full, e.obj.indices, e.span), m.vars[full].type
+        if isinstance(e, A.Has):
+            obj, _ = self.expr(e.obj, statics=statics)
+            table = self.name_for(self.kind_has.get(e.name, ()), "has_")
+            if e.name in ("kind", "id"):
+                return self.gen(f"({self.src(obj)} is not None)"), T.BOOL
+            if e.name not in self.kind_has:
+                return _const(False), T.BOOL
+            o = self.src(obj)
+            return self.gen(f"({o} is not None and {table}[{o}])"), T.BOOL
         if isinstance(e, A.Attr):
             obj, _ = self.expr(e.obj, statics=statics)
             span = e.span
@@ -648,12 +703,18 @@ class _Compiler:
 
     def _index_fn(self, dims, sizes, indices, name, span):
         fns = [self.expr(i)[0] for i in indices]
+        if dims and dims[-1][0] == "grow":
+            return grown_index(self, dims, sizes, fns, name, span)
+        return self.index_checks(dims, sizes, fns, name, span)
+
+    def index_checks(self, dims, sizes, fns, name, span):
+        """A closure giving the flat position of an index in a family of fixed size, checked."""
         if all(getattr(f, "constant", False) for f in fns):
             flat = self._flat(dims, sizes, [f(None, None) for f in fns])
             return _const(flat)
         checks = []
         for dim, size in zip(dims, sizes):
-            checks.append((dim[1] if dim[0] == "range" else 0, size, dim[0] == "player"))
+            checks.append((dim[1] if dim[0] in ("range", "grow") else 0, size, dim[0] == "player"))
         if len(fns) == 1 and dims[0][0] == "enum":
             return fns[0]  # enum values come only from enum-typed expressions
         if len(fns) == 1 and dims[0][0] == "player" and "(" not in self.src(fns[0]):
@@ -704,7 +765,8 @@ class _Compiler:
         return self.gen(f"({base} + {self.src(idx)})")
 
     def zone_ref(self, ref: A.ZoneRef):
-        return self.zone_index(ref.name, ref.indices, ref.span)
+        name = ref.name if ref.member is None else f"{ref.name}.{ref.member}"
+        return self.zone_index(name, ref.indices, ref.span)
 
     def var_read(self, name, indices, span):
         base, sizes, dims = self.var_families[name]
@@ -752,6 +814,8 @@ class _Compiler:
 
     def call(self, e: A.Call, statics):
         m = self.m
+        if e.name == "members" and e.name not in m.defines:
+            return members_domain(self, e), T.RANGE
         if e.name in m.defines:
             d = m.defines[e.name]
             args = [self.expr(a, statics=statics) for a in e.args]
@@ -991,9 +1055,10 @@ class _Compiler:
                         L[slot] += sign * value(st, L)
                 self.emit(SET, set_local, span=span)
                 return
-            base, sizes, dims = self.var_families[s.name]
-            idx = self._index_fn(dims, sizes, s.indices, s.name, span)
-            bit = self.bits[s.name]
+            name = s.name if s.member is None else f"{s.name}.{s.member}"
+            base, sizes, dims = self.var_families[name]
+            idx = self._index_fn(dims, sizes, s.indices, name, span)
+            bit = self.bits[name]
             if getattr(idx, "constant", False):
                 slot = base + idx(None, None)
                 if s.op == "=":
@@ -1209,6 +1274,12 @@ class _Compiler:
                 if step[0] == EFFECT:
                     step[0] = SET  # no trigger check inside the block ...
             self.emit(EFFECT, _changed_all, span=span)  # ... but one after it
+        elif isinstance(s, A.New):
+            slot = self.slot(self._binding(s, s.var))
+            self.env[self._binding(s, s.var)] = (_local(slot), T.INT)
+            self.emit(EFFECT, new_member(self, s, slot), span=span)
+        elif isinstance(s, A.Remove):
+            self.emit(EFFECT, remove_member(self, s), span=span)
         elif isinstance(s, A.EndGame):
             self.emit(HALT, span=span)
         elif isinstance(s, A.CallStmt):

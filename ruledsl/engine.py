@@ -319,6 +319,8 @@ class State:
         for z in p.zones:
             if z.owner is not None and z.owner >= self.n:
                 continue
+            if z.exists is not None and not self.vars[z.exists]:
+                continue  # a member of a growing family that is not open
             how = self.sees(player, z.zid)
             if z.places:
                 cards = [self.places[q] for q in z.places]
@@ -332,7 +334,7 @@ class State:
             else:
                 zones[z.name] = ["?"] * len(cards)
         variables = {}
-        card_slots = p.card_slots
+        card_slots, flags, var_exists = p.card_slots, p.flag_slots, p.var_exists
         for base, sizes, dims in p.var_families.values():
             count = 1
             for n in sizes:
@@ -340,6 +342,8 @@ class State:
             for i in range(count):
                 label = p.var_names[base + i]
                 if dims and dims[0][0] == "player" and i // max(1, count // sizes[0]) >= self.n:
+                    continue
+                if base + i in flags or (base + i in var_exists and not self.vars[var_exists[base + i]]):
                     continue
                 v = self.vars[base + i]
                 if base + i in card_slots and v is not None:
@@ -532,8 +536,11 @@ class State:
             if z.name.replace(" ", "") == key:
                 if z.owner is not None and z.owner >= self.n:
                     break
+                if z.exists is not None and not self.vars[z.exists]:
+                    raise ParameterError(f"{z.name} is not open; open a member first with new_member()")
                 return z.zid
-        known = ", ".join(z.name for z in self.program.zones if z.owner is None or z.owner < self.n)
+        known = ", ".join(z.name for z in self.program.zones if (z.owner is None or z.owner < self.n)
+                          and (z.exists is None or self.vars[z.exists]))
         raise ParameterError(f"there is no zone {name!r} (zones: {known})")
 
     def cards_in(self, zone: str) -> list[str]:
@@ -580,6 +587,31 @@ class State:
             self.loc[cid] = zid
         self._legal = None
         return cid
+
+    def new_member(self, family: str, **values) -> int:
+        """Open the lowest free member of a growing family, as `new` does: ``new_member("column[0]")``
+        gives the member's number. ``values`` set the member's variables (enum values by name)."""
+        p = self.program
+        key = family.replace(" ", "")
+
+        def prefix(z):  # `column[0, 3]` -> `column[0]`; `meld[3]` -> `meld`
+            head = z.name.replace(" ", "").rsplit(",", 1)[0] + "]" if len(z.index) > 1 else z.family
+            return head
+
+        zones = [z for z in p.zones if z.exists is not None and "." not in z.family and prefix(z) == key
+                 and (z.owner is None or z.owner < self.n)]
+        if not zones:
+            raise ParameterError(f"there is no growing zone family {family!r}")
+        free = [z for z in zones if not self.vars[z.exists]]
+        if not free:
+            raise ParameterError(f"{family} already has {len(zones)} members, the most it may have")
+        z = free[0]
+        self.vars[z.exists] = True
+        number = z.index[-1] + 1
+        for name, value in values.items():
+            self.set_var(f"{z.name}.{name}", value)
+        self._legal = None
+        return number
 
     def stack(self, zone: str, labels: list) -> list[int]:
         """Put the named cards on top of ``zone`` so the first label ends on top: stacks a deck."""
@@ -738,6 +770,10 @@ def _load_state(game: Game, text) -> State:
             loc[c] = -q - 1
         elif c != -1:
             raise SaveError("an empty board place is written -1")
+    for z in p.zones:
+        if z.exists is not None and zones[z.zid] and not (isinstance(data.get("vars"), list) and len(
+                data["vars"]) == p.var_count and data["vars"][z.exists] is True):
+            raise SaveError(f"zone {z.name} holds cards but is not open")
     for c, k in enumerate(counts):
         if k != 1:
             raise SaveError(f"card {c} ({p.card_labels[c]}) is in {k} places; every card must be in exactly one")

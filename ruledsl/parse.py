@@ -34,7 +34,7 @@ def parser() -> lark.Lark:
 # declaration, like `deck` or `zone`, stay free for names.)
 RESERVED = frozenset("""
     and or not in if then else true false none each for where let put into under at deal from
-    shuffle gather repeat times while turns until choose by move reveal to end once
+    shuffle gather repeat times while turns until choose by move reveal to end once new as remove has
 """.split())
 
 
@@ -153,6 +153,14 @@ def parse(text: str, path: str = "<rules>") -> A.RulesFile:
     return A.RulesFile(path, text, tuple(items.children), span=Span(path, 1, 1, 1, 1))
 
 
+def _split_member(parts) -> tuple:
+    """The indices of a reference and the member name after its `.`, if any."""
+    parts = [p for p in parts if p is not None]
+    if parts and isinstance(parts[-1], lark.Token):
+        return tuple(parts[:-1]), str(parts[-1])
+    return tuple(parts), None
+
+
 def _unquote(token) -> str:
     raw = str(token)[1:-1]
     return raw.encode("utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8") if "\\" in raw else raw
@@ -260,24 +268,30 @@ class _Builder(Transformer):
         return A.BinOp(str(op), left, right, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
+    def has_attr(self, meta, obj, name):
+        return A.Has(obj, str(name), span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
     def neg(self, meta, operand):
         return A.Neg(operand, span=self._span(meta))
 
     # ---- statements
     @v_args(meta=True)
     def zone_ref(self, meta, children):
-        return A.ZoneRef(str(children[0]), tuple(children[1:]), span=self._span(meta))
+        indices, member = _split_member(children[1:])
+        return A.ZoneRef(str(children[0]), indices, member, span=self._span(meta))
 
     def block(self, children):
         return tuple(children)
 
     @v_args(meta=True)
     def target(self, meta, children):
-        return (str(children[0]), tuple(children[1:]), self._span(meta))
+        indices, member = _split_member(children[1:])
+        return (str(children[0]), indices, member)
 
     @v_args(meta=True, inline=True)
     def assign(self, meta, target, op, value):
-        return A.Assign(target[0], target[1], str(op), value, span=self._span(meta))
+        return A.Assign(target[0], target[1], str(op), value, target[2], span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def let(self, meta, name, value):
@@ -356,6 +370,14 @@ class _Builder(Transformer):
     @v_args(meta=True, inline=True)
     def at_once(self, meta, body):
         return A.AtOnce(body, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def new_stmt(self, meta, zone, var):
+        return A.New(zone, str(var), span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def remove_stmt(self, meta, zone):
+        return A.Remove(zone, span=self._span(meta))
 
     @v_args(meta=True)
     def end_game(self, meta, _):
@@ -472,18 +494,31 @@ class _Builder(Transformer):
             index, rest = rest[0], rest[1:]
         elif rest and rest[0] is None:
             rest = rest[1:]
-        return A.ZoneDef(name, index, tuple(rest), span=self._span(meta))
+        members = ()
+        if rest and (rest[-1] is None or isinstance(rest[-1], list)):
+            members, rest = tuple(rest[-1] or ()), rest[:-1]
+        return A.ZoneDef(name, index, tuple(rest), members, span=self._span(meta))
+
+    def member_block(self, children):
+        return list(children)
 
     def index_spec(self, children):
         return tuple(children)
 
     @v_args(meta=True, inline=True)
-    def index_named(self, meta, name):
-        return A.IndexDomain(str(name), span=self._span(meta))
+    def index_named(self, meta, expr):
+        if not isinstance(expr, A.Name):
+            # a single number or expression: reported by the checker, which knows the position
+            return A.IndexDomain(None, expr, None, span=self._span(meta))
+        return A.IndexDomain(expr.name, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def index_range(self, meta, low, high):
-        return A.IndexDomain(None, int(low), int(high), span=self._span(meta))
+        return A.IndexDomain(None, low, high, span=self._span(meta))
+
+    @v_args(meta=True)
+    def index_grow(self, meta, _):
+        return A.IndexDomain(None, grows=True, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def zone_option(self, meta, name, arg):
