@@ -147,7 +147,8 @@ def trolley_by_hand_playout(labels: list, players: int):
 
 
 def top_level_games(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.glob("*.rules") if p.is_file())
+    # *.test.rules files hold scenarios (tests of a game), not games
+    return sorted(p for p in directory.glob("*.rules") if p.is_file() and not p.name.endswith(".test.rules"))
 
 
 def main(argv=None) -> int:

@@ -27,7 +27,10 @@ from .errors import (
     Span,
     runtime_diagnostic,
 )
+from .cli_test import test_command
 from .parse import parse
+from .scenario import SUFFIX as SCENARIO_SUFFIX
+from .scenario import load_scenarios, parse_scenarios
 from .sim import PlayoutFailed, play_game, simulate
 
 LOG_FORMAT = "ruledsl-log"
@@ -186,9 +189,17 @@ def check(files: tuple[str, ...], syntax_only: bool) -> None:
                 except (OSError, UnicodeDecodeError) as exc:
                     reason = getattr(exc, "strerror", None) or str(exc)
                     raise RulesError([Diagnostic("E001", f"cannot read {file}: {reason}", Span(file))]) from None
+                if file.endswith(SCENARIO_SUFFIX):
+                    parse_scenarios(text, file)
+                    click.echo(f"ok: {file} (scenarios, syntax only)")
+                    continue
                 tree = parse(text, file)
                 names = [item.name for item in tree.items if isinstance(item, A.GameName)]
                 label = f"{names[0]}, syntax only" if names else "syntax only"
+            elif file.endswith(SCENARIO_SUFFIX):
+                scenarios = load_scenarios(file)
+                scenarios.check()
+                label = f"{_plural(len(scenarios.scenarios), 'scenario')} for {scenarios.rules_path}"
             else:
                 label = load(file).name
         except RulesError as err:
@@ -630,3 +641,6 @@ def _ask_move(state, player: int, legal: list):
         if answer.isdigit() and 1 <= int(answer) <= len(legal):
             return legal[int(answer) - 1]
         click.echo(f"  type a number from 1 to {len(legal)}, or q")
+
+
+main.add_command(test_command)

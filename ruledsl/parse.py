@@ -50,7 +50,7 @@ _READABLE = {
     "EQUAL": "'='", "DOT": "'.'", "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'",
     "PERCENT": "'%'", "ASSIGN_OP": "'=' or '+=' or '-='", "COMPARE": "a comparison",
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
-    "ORDER": "'lowest' or 'highest'", "EACH": "'each'", "$END": "the end of the file",
+    "ORDER": "'lowest' or 'highest'", "CARD": "a card such as 7♥", "EACH": "'each'", "$END": "the end of the file",
 }
 
 

@@ -55,8 +55,14 @@ def test_grammar_is_found():
 def test_every_game_file_parses():
     from pathlib import Path
 
+    from ruledsl.scenario import SUFFIX, parse_scenarios
+
     for path in sorted(Path("games").rglob("*.rules")):
-        parse(path.read_text(encoding="utf-8"), str(path))
+        text = path.read_text(encoding="utf-8")
+        if path.name.endswith(SUFFIX):
+            parse_scenarios(text, str(path))  # a scenario file: tests of a game
+        else:
+            parse(text, str(path))
 
 
 def test_assignment_where_a_comparison_belongs_gets_a_hint():

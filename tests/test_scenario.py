@@ -1,0 +1,215 @@
+"""Scenario files: parsing, setting up positions, expectations, errors at the scenario's line,
+`ruledsl test` and `ruledsl check` on them, and the docs' scenario snippets."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ruledsl import RulesError
+from ruledsl.cli import main
+from ruledsl.scenario import load_scenarios, parse_scenarios
+
+ROOT = Path(__file__).resolve().parent.parent
+HIGHLOW = ROOT / "games" / "tutorial_highlow.rules"
+DOCS = ROOT / "docs"
+
+
+def write(tmp_path, body: str, name: str = "game.test.rules") -> Path:
+    path = tmp_path / name
+    path.write_text(f'scenarios for "{HIGHLOW}"\n' + body, encoding="utf-8")
+    return path
+
+
+def run_one(tmp_path, body: str):
+    loaded = load_scenarios(write(tmp_path, body))
+    loaded.check()
+    (scenario,) = loaded.scenarios
+    return loaded.run(scenario)
+
+
+TABLE = """
+  players 2
+  gather all cards into deck
+  pile: 7♣
+  hand[0]: 7♥ 8♠ 2♦
+  hand[1]: K♥
+"""
+
+
+def test_a_passing_scenario_counts_its_expectations(tmp_path):
+    outcome = run_one(tmp_path, "scenario s {" + TABLE + """
+      expect moves play: play(8♠), play(2♦)
+      expect legal draw
+      expect illegal play(7♥) "not allowed"
+      move play(2♦)
+      expect pile: 7♣ 2♦
+      expect 2♦ not in hand[0]
+      expect 7♥ in hand[0]
+      expect decision turn by 1
+    }""")
+    assert outcome.status == "passed", outcome.message()
+    assert outcome.checked == 7
+
+
+@pytest.mark.parametrize("expectation, found", [
+    ("expect size(hand[0]) == 2", "size(hand[0]) is 3"),
+    ("expect moves play: play(8♠)", "the legal play moves are play(2♦), play(8♠)"),
+    ("expect legal play(7♥)", "play(7♥) is not legal"),
+    ("expect illegal play(8♠)", "play(8♠) is legal"),
+    ("expect decision turn by 1", "player 0 decides `turn`"),
+    ("expect over", "the game goes on"),
+    ("expect scores 0, 0", "scores -3, -1"),
+    ("expect hand[0]: 7♥ 8♠", "hand[0]: 7♥ 8♠ 2♦"),
+    ("expect K♥ in hand[0]", "hand[0]: 7♥ 8♠ 2♦"),
+    ("expect illegal play(7♥) \"no such reason\"", "the reason given is: it is not allowed now"),
+])
+def test_a_failing_expectation_shows_what_was_found_and_the_position(tmp_path, expectation, found):
+    outcome = run_one(tmp_path, "scenario s {" + TABLE + expectation + "\n}")
+    assert outcome.status == "failed"
+    message = outcome.message()
+    assert expectation in message
+    assert found in message, message
+    assert f":{2 + TABLE.count(chr(10))}:" in message.splitlines()[0]  # the expectation's line
+    assert "hand[0]: 7♥ 8♠ 2♦" in message and "pile: 7♣" in message  # the position
+
+
+def test_an_illegal_move_fails_with_the_legal_moves(tmp_path):
+    outcome = run_one(tmp_path, "scenario s {" + TABLE + "move play(7♥)\n}")
+    assert outcome.status == "failed"
+    assert "play(7♥) is not a legal move here (legal: play(8♠), play(2♦), draw)" in outcome.message()
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("hand[0]: 7♥ 7♥", "no spare 7♥: this scenario has already placed its only copy"),
+    ("hand[0]: 1♥", "there is no card 1♥ in this game"),
+    ("hands[0]: 7♥", "there is no zone 'hands[0]'"),
+    ("hand[5]: 7♥", "there is no zone 'hand[5]'"),
+    ("tricks[0] = 1, nothing = 2", "there is no variable 'nothing'"),
+    ("pile at 0: 7♥", "pile has no slots"),
+    ("hand[0]: none", "`none` stands for an empty slot"),
+    ("players 3", "`players` must come before the position is set up"),
+])
+def test_a_position_that_cannot_occur_is_an_error_at_its_line(tmp_path, statement, message):
+    outcome = run_one(tmp_path, "scenario s {" + TABLE + statement + "\n}")
+    assert outcome.status == "error"
+    d = outcome.diagnostic
+    assert message in d.message
+    assert d.line == 2 + TABLE.count("\n")
+    assert d.column >= 1 and d.source_line.strip() == statement
+
+
+def test_syntax_errors_have_positions(tmp_path):
+    with pytest.raises(RulesError) as err:
+        load_scenarios(write(tmp_path, "scenario s {\n  expect moves play play(7♥)\n}"))
+    d = err.value.diagnostics[0]
+    assert (d.line, d.column) == (3, 21) and "expected ':'" in d.message
+
+
+def test_an_expectation_is_checked_against_the_rules_names(tmp_path):
+    loaded = load_scenarios(write(tmp_path, "scenario s {\n  expect size(hnd[0]) == 1\n}"))
+    with pytest.raises(RulesError) as err:
+        loaded.check()
+    d = err.value.diagnostics[0]
+    assert d.file.endswith("game.test.rules") and d.line == 3 and "unknown zone or variable `hnd`" in d.message
+    assert d.hint == "did you mean `hand`?"
+
+
+def test_scenario_names_are_unique_and_bases_exist(tmp_path):
+    with pytest.raises(RulesError) as err:
+        load_scenarios(write(tmp_path, "scenario a { }\nscenario a { }\nscenario b from c { }"))
+    messages = [d.message for d in err.value.diagnostics]
+    assert any("`a` is defined twice" in m for m in messages)
+    assert any("starts from `c`" in m for m in messages)
+
+
+def test_a_scenario_runs_from_its_base(tmp_path):
+    path = write(tmp_path, "scenario table {" + TABLE + "}\n"
+                 "scenario after from table { move play(8♠)\n expect pile: 7♣ 8♠ }")
+    loaded = load_scenarios(path)
+    outcome = loaded.run(loaded.by_name["after"])
+    assert outcome.status == "passed", outcome.message()
+
+
+def test_a_rule_failure_can_be_expected(tmp_path):
+    # the trick trigger puts cards into won[current]; a move that fails is found by its message
+    outcome = run_one(tmp_path, "scenario s {" + TABLE + 'move play(8♠) fails "never"\n}')
+    assert outcome.status == "failed" and "was played without any rule failing" in outcome.message()
+
+
+# ---- the command line
+
+
+def test_cli_test_passes_and_fails_with_exit_codes(tmp_path):
+    runner = CliRunner()
+    good = write(tmp_path, "scenario ok {" + TABLE + "expect size(pile) == 1 }", "good.test.rules")
+    bad = write(tmp_path, "scenario ok {" + TABLE + "expect size(pile) == 1 }\n"
+                "scenario wrong {" + TABLE + "expect size(pile) == 2 }", "bad.test.rules")
+    result = runner.invoke(main, ["test", str(good)])
+    assert result.exit_code == 0, result.output
+    assert "passed ok" in result.output and "1 passed" in result.output
+    result = runner.invoke(main, ["test", str(bad)])
+    assert result.exit_code == 1
+    assert "failed wrong" in result.output and "size(pile) is 1" in result.output
+    assert "1 passed, 1 failed" in result.output
+    result = runner.invoke(main, ["test", str(bad), "--match", "ok"])
+    assert result.exit_code == 0 and "wrong" not in result.output
+    result = runner.invoke(main, ["test", str(bad), "--match", "w*"])
+    assert result.exit_code == 1 and "passed ok" not in result.output
+
+
+def test_cli_test_usage_errors(tmp_path):
+    runner = CliRunner()
+    assert runner.invoke(main, ["test"]).exit_code == 2
+    assert runner.invoke(main, ["test", str(tmp_path / "missing.test.rules")]).exit_code == 2
+    lonely = tmp_path / "lonely.rules"
+    lonely.write_text(HIGHLOW.read_text(encoding="utf-8"), encoding="utf-8")
+    result = runner.invoke(main, ["test", str(lonely)])
+    assert result.exit_code == 2 and "no scenario file beside it" in result.output
+    good = write(tmp_path, "scenario ok {" + TABLE + "}")
+    result = runner.invoke(main, ["test", str(good), "--match", "nothing"])
+    assert result.exit_code == 2 and "no scenario matches" in result.output
+
+
+def test_cli_broken_scenario_file_exits_1_with_positions(tmp_path):
+    bad = write(tmp_path, "scenario s {\n  expect size(hnd[0]) == 1\n}")
+    result = CliRunner().invoke(main, ["test", str(bad)])
+    assert result.exit_code == 1
+    assert f"{bad}:3:" in result.output and "unknown zone or variable `hnd`" in result.output
+    result = CliRunner().invoke(main, ["check", str(bad)])
+    assert result.exit_code == 1 and "unknown zone or variable `hnd`" in result.output
+
+
+def test_cli_check_accepts_scenario_files():
+    result = CliRunner().invoke(main, ["check", str(ROOT / "games" / "tutorial_highlow.test.rules")])
+    assert result.exit_code == 0, result.output
+    assert "scenarios for" in result.output
+
+
+# ---- the docs
+
+
+SCENARIO_BLOCK = re.compile(r"```scenario\n(.*?)```", re.S)
+
+
+def scenario_snippets():
+    for page in sorted(DOCS.rglob("*.md")):
+        for i, found in enumerate(SCENARIO_BLOCK.finditer(page.read_text(encoding="utf-8"))):
+            yield pytest.param(found.group(1), id=f"{page.name}-{i}")
+
+
+@pytest.mark.parametrize("text", list(scenario_snippets()))
+def test_scenario_snippet_parses(text):
+    # a whole file (`{ ... }` stands for a body left out), or the statements of one scenario
+    text = text.replace("{ ... }", "{ }")
+    if text.lstrip().startswith(("scenarios", "#")):
+        parse_scenarios(text, "snippet.test.rules")
+    else:
+        parse_scenarios(f'scenarios for "x.rules"\nscenario example {{\n{text}\n}}', "snippet.test.rules")
+
+
+def test_there_are_scenario_snippets():
+    assert len(list(scenario_snippets())) >= 2
