@@ -517,6 +517,11 @@ class _Checker:
         for c in m.cards:
             self.deck(c.deck, set())
             self.zone_ref(c.zone, {})
+            zone = m.zones.get(c.zone.name if c.zone.member is None else f"{c.zone.name}.{c.zone.member}")
+            if zone is not None and zone.grows:
+                self.error("E215", f"`{c.zone.name}` grows in play: none of its members exists when the game "
+                                   "starts, so no card can be put there", c.zone,
+                           "put the cards in another zone and move them in the flow, after `new`")
         for c in m.connects:
             for ref, slot in ((c.first, c.first_slot), (c.second, c.second_slot)):
                 t = self.zone_ref(ref, {})
@@ -890,10 +895,12 @@ class _Checker:
             want = T.PLAYER if dim[0] == "player" else T.enum(dim[1]) if dim[0] == "enum" else T.INT
             self.expect(t, want, expr, f"the index of `{name}`")
             if dim[0] == "grow" and _is_constant(expr, self.model):
+                value = self._const(expr)
                 prefix = ", ".join(_dim_word(d) for d in dims[:-1])
                 family = f"{name}[{prefix}]" if prefix else name
-                self.error("E215", f"`{name}` grows in play, so a member named by a fixed number may not exist",
-                           expr, f"use the number `new {family} as i` gives, or `for i in members({family})`")
+                if isinstance(value, int) and not 1 <= value <= dim[2]:
+                    self.error("E215", f"`{name}` has members 1 to {dim[2]} at most, so member {value} never exists",
+                               expr, f"use the number `new {family} as i` gives, or `for i in members({family})`")
 
     def _member(self, family: str, member: str, want: str | None, node) -> str | None:
         """The family `F.m` that stores member `m` of zone family `F`, or None after an error."""

@@ -536,8 +536,6 @@ class State:
             if z.name.replace(" ", "") == key:
                 if z.owner is not None and z.owner >= self.n:
                     break
-                if z.exists is not None and not self.vars[z.exists]:
-                    raise ParameterError(f"{z.name} is not open; open a member first with new_member()")
                 return z.zid
         known = ", ".join(z.name for z in self.program.zones if (z.owner is None or z.owner < self.n)
                           and (z.exists is None or self.vars[z.exists]))
@@ -555,6 +553,8 @@ class State:
         ``zone``, or into ``slot`` of a track. Returns the card's id. Triggers do not run."""
         zid = self.zone_id(zone)
         z = self.program.zones[zid]
+        if z.exists is not None and not self.vars[z.exists]:
+            raise ParameterError(f"{z.name} is not open; open the member first (State.new_member)")
         if isinstance(card, str):
             ids = self.cards_named(card)
             if not ids:

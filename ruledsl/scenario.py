@@ -101,6 +101,13 @@ class Assign(Stmt):
 
 
 @_node
+class New(Stmt):
+    """``new column[0]``: open the lowest free member of a growing zone family."""
+
+    zone: A.ZoneRef
+
+
+@_node
 class MoveText:
     """A move as ``State.describe`` prints it: ``play(7♥)``, ``draw``, ``bet(player 2)``."""
 
@@ -264,6 +271,10 @@ class _ScenarioBuilder(_Builder):
         return Slots(self._span(meta), children[0], children[1], tuple(c[1] for c in children[2:]))
 
     @v_args(meta=True, inline=True)
+    def sc_new(self, meta, zone):
+        return New(self._span(meta), zone)
+
+    @v_args(meta=True, inline=True)
     def sc_assign(self, meta, target, value):
         return Assign(self._span(meta), target, value)
 
@@ -358,6 +369,8 @@ def _as_zone(e) -> A.ZoneRef:
         return A.ZoneRef(e.name, (), span=e.span)
     if isinstance(e, A.Index) and isinstance(e.obj, A.Name):
         return A.ZoneRef(e.obj.name, tuple(e.indices), span=e.span)
+    if isinstance(e, A.Attr) and isinstance(e.obj, A.Index) and isinstance(e.obj.obj, A.Name):
+        return A.ZoneRef(e.obj.obj.name, tuple(e.obj.indices), e.name, span=e.span)  # a member zone
     raise _BuildError("a zone goes here, such as `hand[0]` or `deck`", e.span)
 
 
@@ -660,7 +673,8 @@ class _Run:
                 parts.append(e.name)
             else:
                 raise _Error("write a number or a name inside the brackets here", e.span)
-        return ref.name + (f"[{', '.join(parts)}]" if parts else "")
+        member = f".{ref.member}" if ref.member else ""
+        return ref.name + (f"[{', '.join(parts)}]" if parts else "") + member
 
     def zone(self, s: State, ref: A.ZoneRef):
         name = self.zone_name(ref)
@@ -717,6 +731,12 @@ class _Run:
                 s.place(cid, z.name, slot)
             except ParameterError as err:
                 raise _Error(str(err), stmt.span) from None
+
+    def do_new(self, s: State, stmt: New) -> None:
+        try:
+            s.new_member(self.zone_name(stmt.zone))
+        except ParameterError as err:
+            raise _Error(str(err), stmt.span) from None
 
     def do_assign(self, s: State, stmt: Assign) -> None:
         name = self.zone_name(stmt.target)
@@ -1013,6 +1033,8 @@ def position(s: State, focus=()) -> list[str]:
             label = p.var_names[base + i]
             if dims and dims[0][0] == "player" and i // max(1, count // sizes[0]) >= s.n:
                 continue
+            if base + i in p.flag_slots or (base + i in p.var_exists and not s.vars[p.var_exists[base + i]]):
+                continue  # a growing family's bookkeeping, or a member that is not open
             v = s.vars[base + i]
             if base + i in p.card_slots and v is not None:
                 v = p.card_labels[v]
