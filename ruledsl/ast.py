@@ -151,7 +151,7 @@ class Stmt(Node):
 class ZoneRef(Node):
     name: str
     indices: tuple
-    member: Optional[str] = None  # `column[p, i].tram`: a zone that lives with each member
+    member: Optional[str] = None  # `meld[p, i].pot`: a zone that lives with each member
 
 
 @node
@@ -160,7 +160,7 @@ class Assign(Stmt):
     indices: tuple
     op: str
     value: Expr
-    member: Optional[str] = None  # `column[p, i].top = 3`: a value that lives with each member
+    member: Optional[str] = None  # `meld[p, i].rank = 3`: a value that lives with each member
 
 
 @node
@@ -264,7 +264,7 @@ class AtOnce(Stmt):
 
 @node
 class New(Stmt):
-    """``new column[p] as i``: open a member of a growing zone family and bind its number."""
+    """``new meld[p] as i``: open a member of a growing zone family and bind its number."""
 
     zone: ZoneRef
     var: str
@@ -272,7 +272,7 @@ class New(Stmt):
 
 @node
 class Remove(Stmt):
-    """``remove column[p, i]``: close an empty member; its number may be opened again."""
+    """``remove meld[p, i]``: close an empty member; its number may be opened again."""
 
     zone: ZoneRef
 

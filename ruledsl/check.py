@@ -599,7 +599,7 @@ class _Checker:
         zone = self.model.zones.get(arg.obj.name) if isinstance(arg, A.Index) and isinstance(arg.obj, A.Name) \
             else None
         if zone is None or not zone.grows:
-            self.error("E202", "`members(...)` takes a growing zone family, as in members(column[p])", e)
+            self.error("E202", "`members(...)` takes a growing zone family, as in members(meld[p])", e)
             for a in e.args:
                 self.expr(a, scope, pure)
             return T.RANGE

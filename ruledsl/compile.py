@@ -380,7 +380,7 @@ class _Compiler:
                 self.place_bit[q] |= self.bits[z.family]
 
     def _place_label(self, name, dims, index) -> str:
-        """`hand[2]`, `column[0, 3]`; a member zone or value: `column[0, 3].tram`."""
+        """`hand[2]`, `meld[0, 3]`; a member zone or value: `meld[0, 3].pot`."""
         family, _, member = name.partition(".")
         text = family + ("[" + ", ".join(self._index_text(d, i) for d, i in zip(dims, index)) + "]" if dims else "")
         return text + ("." + member if member else "")

@@ -589,12 +589,12 @@ class State:
         return cid
 
     def new_member(self, family: str, **values) -> int:
-        """Open the lowest free member of a growing family, as `new` does: ``new_member("column[0]")``
+        """Open the lowest free member of a growing family, as `new` does: ``new_member("meld[0]")``
         gives the member's number. ``values`` set the member's variables (enum values by name)."""
         p = self.program
         key = family.replace(" ", "")
 
-        def prefix(z):  # `column[0, 3]` -> `column[0]`; `meld[3]` -> `meld`
+        def prefix(z):  # `meld[0, 3]` -> `meld[0]`; `pool[3]` -> `pool`
             head = z.name.replace(" ", "").rsplit(",", 1)[0] + "]" if len(z.index) > 1 else z.family
             return head
 

@@ -5,8 +5,8 @@ at every read of `c.rank`: if some kind lacks `rank`, the read must stand
 where a condition already says that `c` has it, such as
 
     c has rank and c.rank > 5
-    if c.kind == joker then 0 else c.rank
-    not is_joker(c) and c.rank > 5           # a define whose body is such a test
+    if c.kind == wild then 0 else c.rank
+    not is_wild(c) and c.rank > 5            # a define whose body is such a test
 
 A *fact* is a pair (key of an expression, attribute name): "this card has this
 attribute". Facts come from conditions that hold (``facts``) or fail

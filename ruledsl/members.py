@@ -1,4 +1,4 @@
-"""Compiling growing zone families: `zone column[player, *]`, `new`, `remove` and `members(...)`.
+"""Compiling growing zone families: `zone meld[player, *]`, `new`, `remove` and `members(...)`.
 
 A growing family keeps room for its most members (``max_members``, 32 unless
 the rules say), but a member exists only once `new` has opened it. Which
@@ -23,7 +23,7 @@ def _runtime(message, span):
 
 
 def _prefix_text(s, dims, sizes, flat_prefix, family) -> str:
-    """`column[0]`: the family and the fixed part of a member's index, for messages."""
+    """`meld[0]`: the family and the fixed part of a member's index, for messages."""
     parts = []
     for dim, size in reversed(list(zip(dims[:-1], sizes[:-1]))):
         flat_prefix, i = divmod(flat_prefix, size)
@@ -33,7 +33,7 @@ def _prefix_text(s, dims, sizes, flat_prefix, family) -> str:
 
 
 def family_of(name: str) -> str:
-    """The zone family a stored family belongs to: `column.tram` and `#column` belong to `column`."""
+    """The zone family a stored family belongs to: `meld.pot` and `#meld` belong to `meld`."""
     return name.lstrip("#").split(".")[0]
 
 

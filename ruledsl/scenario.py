@@ -102,7 +102,7 @@ class Assign(Stmt):
 
 @_node
 class New(Stmt):
-    """``new column[0]``: open the lowest free member of a growing zone family."""
+    """``new meld[0]``: open the lowest free member of a growing zone family."""
 
     zone: A.ZoneRef
 
