@@ -823,9 +823,9 @@ class _Run:
         return "it is legal"
 
     def expect_moves(self, s: State, e: Expect, name, moves) -> None:
-        legal = sorted({s.describe(m) for m in s.legal_moves() if name is None or m.name == name})
-        wanted = sorted({str(m) for m in moves})
-        if legal != wanted:
+        legal = list(dict.fromkeys(s.describe(m) for m in s.legal_moves() if name is None or m.name == name))
+        wanted = {str(m) for m in moves}
+        if set(legal) != wanted:
             what = f"the legal {name} moves are" if name else "the legal moves are"
             raise _Failed(e, f"{what} {', '.join(legal) or 'none'}", s)
 
@@ -1000,7 +1000,7 @@ def position(s: State, focus=()) -> list[str]:
         cards = s.cards_in(z.name)
         if not cards and z.family not in focus:
             continue
-        if len(cards) > (2 * _LONG if z.family in focus else _LONG):
+        if len(cards) > _LONG and (z.shape == "pile" or len(cards) > 4 * _LONG):
             lines.append(f"{z.name}: {len(cards)} cards, top {' '.join(reversed(cards[-3:]))}")
         else:
             lines.append(f"{z.name}: {' '.join(cards) or 'empty'}")

@@ -57,7 +57,7 @@ def test_a_passing_scenario_counts_its_expectations(tmp_path):
 
 @pytest.mark.parametrize("expectation, found", [
     ("expect size(hand[0]) == 2", "size(hand[0]) is 3"),
-    ("expect moves play: play(8♠)", "the legal play moves are play(2♦), play(8♠)"),
+    ("expect moves play: play(8♠)", "the legal play moves are play(8♠), play(2♦)"),
     ("expect legal play(7♥)", "play(7♥) is not legal"),
     ("expect illegal play(8♠)", "play(8♠) is legal"),
     ("expect decision turn by 1", "player 0 decides `turn`"),
@@ -213,3 +213,34 @@ def test_scenario_snippet_parses(text):
 
 def test_there_are_scenario_snippets():
     assert len(list(scenario_snippets())) >= 2
+
+
+# ---- a broken rule makes its scenario fail
+
+
+def test_breaking_the_ace_next_to_the_king_fails_its_scenario(tmp_path):
+    """A copy of Trolley Car whose `follows` forgets that the Ace is next to the King: the scenario
+    of that rule fails, showing the expectation, what was found and the position."""
+    rules = (ROOT / "games" / "trolley_car.rules").read_text(encoding="utf-8")
+    ace = " or (a == 1 and b == 13) or (a == 13 and b == 1)"
+    assert ace in rules
+    (tmp_path / "trolley_car.rules").write_text(rules.replace(ace, ""), encoding="utf-8")
+    scenarios = (ROOT / "games" / "trolley_car.test.rules").read_text(encoding="utf-8")
+    test_file = tmp_path / "trolley_car.test.rules"
+    test_file.write_text(scenarios, encoding="utf-8")
+
+    result = CliRunner().invoke(main, ["test", str(tmp_path / "trolley_car.rules")])
+    assert result.exit_code == 1
+    out = result.output
+    assert "failed playing_the_ace_is_next_to_both_the_king_and_the_two" in out
+    line = next(i for i, text in enumerate(scenarios.splitlines(), 1)
+                if "expect moves play: play(K♥), play(A♥), play(2♥)" in text)
+    assert f"{test_file}:{line}:3: scenario `playing_the_ace_is_next_to_both_the_king_and_the_two` failed" in out
+    assert "expect moves play: play(K♥), play(A♥), play(2♥)" in out
+    assert "found: the legal play moves are play(A♥), play(2♥)" in out
+    assert "player 1 decides `turn`" in out and "rank[red] = 1" in out
+    assert "hand[1]: A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ 2♣" in out
+    # the King of Hearts example and a lap that plays an Ace on a King fail too; the others pass
+    assert "failed example_king_of_hearts_on_red_allows_kings_queens_and_aces_of_red" in out
+    assert "failed lap_after_fifteen_cards_played_all_but_the_last_are_set_aside" in out
+    assert out.count("  failed ") == 3 and "38 passed, 3 failed" in out
