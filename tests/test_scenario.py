@@ -244,3 +244,20 @@ def test_breaking_the_ace_next_to_the_king_fails_its_scenario(tmp_path):
     assert "failed example_king_of_hearts_on_red_allows_kings_queens_and_aces_of_red" in out
     assert "failed lap_after_fifteen_cards_played_all_but_the_last_are_set_aside" in out
     assert out.count("  failed ") == 3 and "38 passed, 3 failed" in out
+
+
+def test_trolley_car_page_maps_rules_to_scenarios_that_exist():
+    page = (DOCS / "games" / "trolley_car.md").read_text(encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("| *")]
+    named = set()
+    for row in rows:
+        named |= set(re.findall(r"`([a-z0-9_]+)`", row.rsplit(" | ", 1)[1]))
+    scenarios = set()
+    for name in ("trolley_car.test.rules", "trolley_car_bet.test.rules"):
+        scenarios |= {s.name for s in load_scenarios(ROOT / "games" / name).scenarios}
+    python_tests = set(re.findall(r"^def (test_\w+)", "".join(
+        p.read_text(encoding="utf-8") for p in (ROOT / "tests").glob("test_*.py")), re.M))
+    assert named - scenarios - python_tests == set()
+    # every scenario that checks a rule is named on the page (the others are starting positions)
+    starting_points = {"two_players", "three_players", "bet_on_red", "bet_on_black"}
+    assert scenarios - named == starting_points
