@@ -263,3 +263,12 @@ def test_trolley_car_page_maps_rules_to_scenarios_that_exist():
     # every scenario that checks a rule is named on the page (the others are starting positions)
     starting_points = {"two_players", "three_players", "bet_on_red", "bet_on_black"}
     assert scenarios - named == starting_points
+
+
+def test_the_tutorials_scenario_is_the_one_in_the_games_scenario_file():
+    text = (DOCS / "tutorial.md").read_text(encoding="utf-8")
+    step = text.split("## Step 10", 1)[1]
+    shown = SCENARIO_BLOCK.search(step).group(1)
+    game_file = (ROOT / "games" / "tutorial_highlow.test.rules").read_text(encoding="utf-8")
+    body = shown.split("\n", 2)[2]  # the scenario, after the `scenarios for` line and a blank line
+    assert shown.startswith('scenarios for "tutorial_highlow.rules"\n') and body in game_file
