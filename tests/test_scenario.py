@@ -272,3 +272,60 @@ def test_the_tutorials_scenario_is_the_one_in_the_games_scenario_file():
     game_file = (ROOT / "games" / "tutorial_highlow.test.rules").read_text(encoding="utf-8")
     body = shown.split("\n", 2)[2]  # the scenario, after the `scenarios for` line and a blank line
     assert shown.startswith('scenarios for "tutorial_highlow.rules"\n') and body in game_file
+
+
+FAILING_GAME = """game "Fail"
+players 2..2
+var x: int = 0
+flow {
+  turns from 0 until x > 5 {
+    choose turn by current {
+      move inc { x += 1 }
+      move boom { x = 10 / x }
+    }
+  }
+}
+define score(p) = x
+winner(p): lowest score(p)
+"""
+
+
+def test_a_rule_that_fails_can_be_expected_and_fails_the_scenario_otherwise(tmp_path):
+    (tmp_path / "fail.rules").write_text(FAILING_GAME, encoding="utf-8")
+    path = tmp_path / "fail.test.rules"
+    path.write_text('scenarios for "fail.rules"\n'
+                    'scenario expected { move boom fails "division by zero" }\n'
+                    'scenario unexpected { move inc\n move boom }\n'
+                    'scenario wrong_finding { move boom fails "something else" }\n', encoding="utf-8")
+    loaded = load_scenarios(path)
+    expected, unexpected, wrong = (loaded.run(s) for s in loaded.scenarios)
+    assert expected.status == "passed" and expected.checked == 1
+    assert unexpected.status == "passed"  # after inc, x is 1: no division by zero
+    assert wrong.status == "failed" and "a rule failed: division by zero" in wrong.message()
+    assert "fail.rules:8:" in wrong.message()  # the rule's line
+
+
+def test_current_can_be_set_and_the_decision_follows(tmp_path):
+    (tmp_path / "fail.rules").write_text(FAILING_GAME, encoding="utf-8")
+    path = tmp_path / "fail.test.rules"
+    path.write_text('scenarios for "fail.rules"\n'
+                    'scenario s { current = 1\n expect decision turn by 1\n move inc\n'
+                    ' expect decision turn by 0\n expect x == 1 }\n', encoding="utf-8")
+    loaded = load_scenarios(path)
+    outcome = loaded.run(loaded.scenarios[0])
+    assert outcome.status == "passed", outcome.message()
+    assert outcome.checked == 3
+
+
+def test_pytest_runs_each_scenario_as_a_test(tmp_path):
+    import subprocess
+    import sys
+
+    good = write(tmp_path, "scenario fine {" + TABLE + "expect size(pile) == 1 }\n"
+                 "scenario broken {" + TABLE + "expect size(pile) == 3 }", "highlow.test.rules")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "ruledsl.pytest_plugin", "-q", "-p", "no:cacheprovider",
+                          str(good)], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "1 failed, 1 passed" in run.stdout
+    assert "highlow.test.rules::broken" in run.stdout
+    assert "found: size(pile) is 1" in run.stdout and "Traceback" not in run.stdout
