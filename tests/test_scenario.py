@@ -329,3 +329,22 @@ def test_pytest_runs_each_scenario_as_a_test(tmp_path):
     assert "1 failed, 1 passed" in run.stdout
     assert "highlow.test.rules::broken" in run.stdout
     assert "found: size(pile) is 1" in run.stdout and "Traceback" not in run.stdout
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("line[red] at 16: 5♥", "line[red] has slots 0 to 15, not 16"),
+    ("line[red] at 1: 7♥", "slot 1 of line[red] already holds 6♥"),
+    ("line[black] at 11: 7♠", "slot 11 of line[black] already holds 8♥"),  # red 2 is black 11
+    ("hand[0]: 5♥ 5♥ 5♥", "no spare 5♥: this scenario has already placed all 2 copies"),
+    ("line[red]: 7♥", "line[red] is a track: say where"),
+])
+def test_track_positions_that_cannot_occur(tmp_path, statement, message):
+    path = tmp_path / "t.test.rules"
+    path.write_text(f'scenarios for "{ROOT / "games" / "trolley_car.rules"}"\n'
+                    "scenario s {\n  players 2\n  gather all cards into deck\n  line[red] at 0: 4♥ 6♥ 8♥\n"
+                    f"  {statement}\n}}\n", encoding="utf-8")
+    loaded = load_scenarios(path)
+    outcome = loaded.run(loaded.scenarios[0])
+    assert outcome.status == "error"
+    assert message in outcome.diagnostic.message
+    assert outcome.diagnostic.line == 6
