@@ -301,6 +301,10 @@ class _ScenarioBuilder(_Builder):
         return self._expect(meta, "over")
 
     @v_args(meta=True)
+    def exp_not_over(self, meta, _):
+        return self._expect(meta, "not_over")
+
+    @v_args(meta=True)
     def exp_scores(self, meta, children):
         return self._expect(meta, "scores", tuple(children))
 
@@ -838,6 +842,10 @@ class _Run:
     def expect_over(self, s: State, e: Expect) -> None:
         if not s.over:
             raise _Failed(e, f"the game goes on: player {s.current_player} decides `{s.decision}`", s)
+
+    def expect_not_over(self, s: State, e: Expect) -> None:
+        if s.over:
+            raise _Failed(e, "the game is over" + (f" ({s.finding})" if s.finding else ""), s)
 
     def expect_scores(self, s: State, e: Expect, scores) -> None:
         found = self.value(s, e, lambda: s.scores)

@@ -77,6 +77,13 @@ def test_a_failing_expectation_shows_what_was_found_and_the_position(tmp_path, e
     assert "hand[0]: 7♥ 8♠ 2♦" in message and "pile: 7♣" in message  # the position
 
 
+def test_expect_not_over(tmp_path):
+    body = "scenario s {" + TABLE + "expect not over\nmove play(8♠), play(K♥)\nexpect not over\n}"
+    outcome = run_one(tmp_path, body)
+    assert outcome.status == "failed" and outcome.checked == 1
+    assert "found: the game is over" in outcome.message() and "the game is over; scores" in outcome.message()
+
+
 def test_an_illegal_move_fails_with_the_legal_moves(tmp_path):
     outcome = run_one(tmp_path, "scenario s {" + TABLE + "move play(7♥)\n}")
     assert outcome.status == "failed"
