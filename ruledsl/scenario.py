@@ -485,9 +485,17 @@ class ScenarioFile:
             except RulesError as err:
                 errors.extend(d for d in err.diagnostics if d not in errors)
             except ParameterError as err:
-                errors.append(_diag(self.texts, "E302", str(err), sc.span))
+                errors.append(_diag(self.texts, "E302", str(err), self._param_span(sc, str(err))))
         if errors:
             raise RulesError(errors)
+
+    def _param_span(self, scenario: Scenario, message: str) -> Span:
+        """The `param` statement a parameter error is about, or the scenario."""
+        for stmt in self.steps(scenario):
+            if isinstance(stmt, SetParam) and f"'{stmt.name}'" in message or (
+                    isinstance(stmt, SetParam) and f"`{stmt.name}`" in message):
+                return stmt.span
+        return scenario.span
 
     def select(self, pattern: str | None) -> list[Scenario]:
         """The scenarios whose name contains ``pattern`` or matches it as a glob (all if None)."""
@@ -594,6 +602,7 @@ class _Run:
         self.file = file
         self.scenario = scenario
         self.players = None
+        self.players_span = None
         self.seed = 0
         self.params: dict = {}
         self.state: State | None = None
@@ -626,7 +635,7 @@ class _Run:
             try:
                 self.state = game.new_game(self.players, self.seed)
             except ParameterError as err:
-                raise _Error(str(err), span) from None
+                raise _Error(str(err), self.players_span or span) from None
             except RulesRuntimeError as err:
                 raise _Failed(_Synthetic(span), f"the game cannot start: {_finding(err)}", None) from None
         return self.state
@@ -644,6 +653,7 @@ class _Run:
                 raise _Error(f"`{word}` must come before the position is set up or a move is made", stmt.span)
             if isinstance(stmt, Players):
                 self.players = stmt.count
+                self.players_span = stmt.span
             elif isinstance(stmt, Seed):
                 self.seed = stmt.seed
             else:

@@ -355,3 +355,15 @@ def test_track_positions_that_cannot_occur(tmp_path, statement, message):
     assert outcome.status == "error"
     assert message in outcome.diagnostic.message
     assert outcome.diagnostic.line == 6
+
+
+def test_parameter_and_player_count_errors_point_at_their_statements(tmp_path):
+    path = write(tmp_path, "scenario s {\n  param nosuch = 1\n}\nscenario t {\n  players 9\n}\n")
+    loaded = load_scenarios(path)
+    with pytest.raises(RulesError) as err:
+        loaded.check()
+    d = err.value.diagnostics[0]
+    assert (d.line, d.column) == (3, 3) and "unknown parameter 'nosuch'" in d.message
+    outcome = loaded.run(loaded.by_name["t"])
+    assert outcome.status == "error" and outcome.diagnostic.line == 6
+    assert "High-Low is for 2 to 4 players, not 9" in outcome.diagnostic.message
