@@ -7,8 +7,8 @@ plays moves by their described names (``play(5♥)``) and states what must
 hold at that point (``expect ...``). :mod:`ruledsl.scenario_syntax` parses
 such files; this module compiles the rules file once per set of parameters
 with the scenarios' expressions in scope, and runs scenarios into
-:class:`Outcome` values. The CLI
-(``ruledsl test``) and the pytest plugin print them.
+:class:`Outcome` values. The CLI (``ruledsl test``) and the pytest plugin
+print them.
 
 Expressions after ``expect`` are compiled by the ordinary checker and
 compiler: each becomes a hidden invariant of the compiled game, so an
