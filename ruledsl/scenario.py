@@ -135,6 +135,14 @@ class ScenarioFile:
                 errors.extend(d for d in err.diagnostics if d not in errors)
             except ParameterError as err:
                 errors.append(_diag(self.texts, "E302", str(err), self._param_span(sc, str(err))))
+        if not errors:
+            checked = set()
+            for sc in self.scenarios:
+                program = self.game(self.params_of(sc))[0].program
+                for stmt in sc.stmts:
+                    if id(stmt) not in checked:
+                        checked.add(id(stmt))
+                        errors.extend(_lint(self.texts, program, stmt))
         if errors:
             raise RulesError(errors)
 
@@ -184,6 +192,67 @@ def load_scenarios(path) -> ScenarioFile:
         raise RulesError([_diag({shown: text}, "E208", f"cannot read the rules file \"{source.rules}\"",
                                 source.rules_span, "the path is relative to the scenario file")]) from None
     return ScenarioFile(source, str(rules), rules_text)
+
+
+def _lint(texts: dict, program, stmt) -> list:
+    """Names a statement uses that the game does not have: zones, cards, variables, moves."""
+    out = []
+
+    def zone(ref):
+        if ref.name not in program.zone_families:
+            out.append(_diag(texts, "E303", f"there is no zone `{ref.name}`", ref.span,
+                             _close(ref.name, program.zone_families)))
+
+    def cards(labels, span):
+        for label in labels:
+            if label is not None and label not in program.card_labels:
+                out.append(_diag(texts, "E303", f"there is no card {label} in this game", span,
+                                 _close(label, set(program.card_labels))))
+
+    def moves(texts_, span):
+        names = {o.name for c in program.choices for o in c.options}
+        for m in texts_:
+            if m.name not in names:
+                out.append(_diag(texts, "E303", f"no decision of the game has a move `{m.name}`", m.span,
+                                 _close(m.name, names)))
+            cards([v for kind, v in m.args if kind == "card"], m.span)
+
+    if isinstance(stmt, (Gather, Cards, Slots)):
+        zone(stmt.zone)
+        if not isinstance(stmt, Gather):
+            cards(stmt.cards, stmt.span)
+    elif isinstance(stmt, Assign):
+        name = stmt.target.name
+        if name != "current" and name not in program.var_families:
+            out.append(_diag(texts, "E303", f"there is no variable `{name}`", stmt.target.span,
+                             _close(name, program.var_families)))
+        if isinstance(stmt.value, tuple) and stmt.value[0] == "card" and stmt.value[1] is not None:
+            cards([stmt.value[1]], stmt.span)
+    elif isinstance(stmt, Play):
+        moves(stmt.moves, stmt.span)
+    elif isinstance(stmt, Expect):
+        if stmt.kind in ("legal", "moves"):  # an illegal move may well name no move of the game
+            moves([a for a in stmt.args if isinstance(a, MoveText)]
+                  + [m for a in stmt.args if isinstance(a, tuple) for m in a if isinstance(m, MoveText)],
+                  stmt.span)
+        if stmt.kind in ("cards", "slots", "card_in", "card_not_in"):
+            zone(next(a for a in stmt.args if isinstance(a, A.ZoneRef)))
+        if stmt.kind in ("cards", "slots"):
+            cards(stmt.args[-1], stmt.span)
+        if stmt.kind in ("card_in", "card_not_in"):
+            cards([stmt.args[0]], stmt.span)
+        if stmt.kind == "decision" and stmt.args[0] not in {c.name for c in program.choices}:
+            names = {c.name for c in program.choices}
+            out.append(_diag(texts, "E303", f"the game has no decision `{stmt.args[0]}`", stmt.span,
+                             _close(stmt.args[0], names)))
+    return out
+
+
+def _close(name: str, candidates) -> str | None:
+    import difflib
+
+    found = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
+    return f"did you mean `{found[0]}`?" if found else None
 
 
 # ---- running a scenario ----------------------------------------------------------

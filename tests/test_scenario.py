@@ -24,9 +24,10 @@ def write(tmp_path, body: str, name: str = "game.test.rules") -> Path:
     return path
 
 
-def run_one(tmp_path, body: str):
+def run_one(tmp_path, body: str, check: bool = True):
     loaded = load_scenarios(write(tmp_path, body))
-    loaded.check()
+    if check:
+        loaded.check()
     (scenario,) = loaded.scenarios
     return loaded.run(scenario)
 
@@ -101,7 +102,8 @@ def test_an_illegal_move_fails_with_the_legal_moves(tmp_path):
     ("players 3", "`players` must come before the position is set up"),
 ])
 def test_a_position_that_cannot_occur_is_an_error_at_its_line(tmp_path, statement, message):
-    outcome = run_one(tmp_path, "scenario s {" + TABLE + statement + "\n}")
+    # run without `check` first: running finds these too (check finds unknown names before)
+    outcome = run_one(tmp_path, "scenario s {" + TABLE + statement + "\n}", check=False)
     assert outcome.status == "error"
     d = outcome.diagnostic
     assert message in d.message
@@ -367,3 +369,21 @@ def test_parameter_and_player_count_errors_point_at_their_statements(tmp_path):
     outcome = loaded.run(loaded.by_name["t"])
     assert outcome.status == "error" and outcome.diagnostic.line == 6
     assert "High-Low is for 2 to 4 players, not 9" in outcome.diagnostic.message
+
+
+def test_check_finds_names_the_game_does_not_have_before_running(tmp_path):
+    path = write(tmp_path, "scenario s {\n  players 2\n  hands[0]: 5♥ 1♥\n  trick[0] = 1\n"
+                 "  move ply(5♥), draw\n  expect decision trn by 1\n  expect 7♥ in wn[0]\n"
+                 "  expect illegal bet(5♥)\n}")
+    loaded = load_scenarios(path)
+    with pytest.raises(RulesError) as err:
+        loaded.check()
+    found = [(d.line, d.message, d.hint) for d in err.value.diagnostics]
+    assert found == [
+        (4, "there is no zone `hands`", "did you mean `hand`?"),
+        (4, "there is no card 1♥ in this game", "did you mean `10♥`?"),
+        (5, "there is no variable `trick`", "did you mean `tricks`?"),
+        (6, "no decision of the game has a move `ply`", "did you mean `play`?"),
+        (7, "the game has no decision `trn`", "did you mean `turn`?"),
+        (8, "there is no zone `wn`", "did you mean `won`?"),
+    ]  # an illegal move may name no move of the game
