@@ -17,6 +17,7 @@ expectation sees exactly the names a rule sees.
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 from pathlib import Path
 
@@ -249,8 +250,6 @@ def _lint(texts: dict, program, stmt) -> list:
 
 
 def _close(name: str, candidates) -> str | None:
-    import difflib
-
     found = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
     return f"did you mean `{found[0]}`?" if found else None
 
