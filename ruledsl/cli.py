@@ -30,7 +30,8 @@ from .errors import (
 from .cli_test import test_command
 from .parse import parse
 from .scenario import SUFFIX as SCENARIO_SUFFIX
-from .scenario import load_scenarios, parse_scenarios
+from .scenario import load_scenarios
+from .scenario_syntax import parse_scenarios
 from .sim import PlayoutFailed, play_game, simulate
 
 LOG_FORMAT = "ruledsl-log"

@@ -4,10 +4,11 @@ A scenario file (``games/x.test.rules``) names the rules file it tests and
 lists named scenarios. Each sets up a position in game terms (player count,
 seed, parameters, cards by label into zones and track slots, variables),
 plays moves by their described names (``play(5♥)``) and states what must
-hold at that point (``expect ...``). This module parses such files, compiles
-the rules file once per set of parameters with the scenarios' expressions in
-scope, and runs scenarios into :class:`Outcome` values. The CLI
-(``ruledsl test``) and the pytest plugin print them.
+hold at that point (``expect ...``). :mod:`ruledsl.scenario_syntax` parses
+such files; this module compiles the rules file once per set of parameters
+with the scenarios' expressions in scope, and runs scenarios into
+:class:`Outcome` values. The CLI (``ruledsl test``) and the pytest plugin
+print them.
 
 Expressions after ``expect`` are compiled by the ordinary checker and
 compiler: each becomes a hidden invariant of the compiled game, so an
@@ -16,18 +17,16 @@ expectation sees exactly the names a rule sees.
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
-import functools
 from pathlib import Path
 
 import attrs
-import lark
-from lark import v_args
 
 from . import ast as A
+from . import types as T
 from .assemble import Assembly, assemble
 from .check import check
-from . import types as T
 from .compile import _Compiler
 from .engine import Game, Move, State
 from .errors import (
@@ -38,386 +37,29 @@ from .errors import (
     RulesError,
     RulesRuntimeError,
     Span,
-    source_line,
 )
-from .parse import _Builder, _syntax_error, _unquote, data_path
+from .scenario_syntax import (
+    Assign,
+    Cards,
+    Expect,
+    Gather,
+    MoveText,
+    New,
+    Play,
+    Players,
+    Scenario,
+    ScenarioSource,
+    Seed,
+    SetParam,
+    Slots,
+    _diag,
+    _text_of,
+    parse_scenarios,
+)
 
 SUFFIX = ".test.rules"
 _EXPECT_PREFIX = "scenario_expect_"
 _RULE_ERRORS = (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError)
-
-
-# ---- the syntax of a scenario file -------------------------------------------
-
-
-def _node(cls):
-    return attrs.frozen(eq=False)(cls)
-
-
-@_node
-class Stmt:
-    span: Span
-
-
-@_node
-class Players(Stmt):
-    count: int
-
-
-@_node
-class Seed(Stmt):
-    seed: int
-
-
-@_node
-class SetParam(Stmt):
-    name: str
-    value: object
-
-
-@_node
-class Gather(Stmt):
-    zone: A.ZoneRef
-
-
-@_node
-class Cards(Stmt):
-    zone: A.ZoneRef
-    cards: tuple  # labels; None for `none`
-    top_first: bool = False
-
-
-@_node
-class Slots(Stmt):
-    zone: A.ZoneRef
-    first: int
-    cards: tuple
-
-
-@_node
-class Assign(Stmt):
-    target: A.ZoneRef
-    value: object  # int, bool, ("name", str) or ("card", str)
-
-
-@_node
-class New(Stmt):
-    """``new meld[0]``: open the lowest free member of a growing zone family."""
-
-    zone: A.ZoneRef
-
-
-@_node
-class MoveText:
-    """A move as ``State.describe`` prints it: ``play(7♥)``, ``draw``, ``bet(player 2)``."""
-
-    name: str
-    args: tuple  # ("card", label) | ("int", n) | ("name", s) | ("player", n)
-    span: Span
-
-    def __str__(self) -> str:
-        parts = []
-        for kind, value in self.args:
-            parts.append(f"player {value}" if kind == "player" else str(value))
-        return self.name + (f"({', '.join(parts)})" if parts else "")
-
-
-@_node
-class Play(Stmt):
-    moves: tuple
-    fails: str | None  # the finding the last move must raise
-
-
-@_node
-class Expect(Stmt):
-    kind: str  # holds legal illegal moves decision over scores winners cards slots card_in card_not_in
-    args: tuple
-    text: str  # the expectation as written
-
-
-@_node
-class Scenario:
-    name: str
-    base: str | None
-    stmts: tuple
-    span: Span
-
-
-@_node
-class ScenarioSource:
-    """A parsed scenario file."""
-
-    path: str
-    text: str
-    rules: str  # the rules file named, as written
-    rules_span: Span
-    options: tuple  # Players / Seed / SetParam for every scenario
-    scenarios: tuple
-
-
-@functools.lru_cache(maxsize=1)
-def _parser() -> lark.Lark:
-    text = data_path("grammar", "ruledsl.lark").read_text(encoding="utf-8")
-    return lark.Lark(text, parser="lalr", start="scenario_file", propagate_positions=True,
-                     maybe_placeholders=True)
-
-
-def _text_of(text: str, span: Span) -> str:
-    lines = text.splitlines()
-    if not span.line or span.line > len(lines):
-        return ""
-    if span.end_line == span.line:
-        return lines[span.line - 1][span.column - 1:span.end_column - 1]
-    first = lines[span.line - 1][span.column - 1:]
-    return " ".join([first.strip()] + [ln.strip() for ln in lines[span.line:span.end_line - 1]]
-                    + [lines[span.end_line - 1][:span.end_column - 1].strip()])
-
-
-class _ScenarioBuilder(_Builder):
-    def __init__(self, path: str, text: str):
-        super().__init__(path)
-        self.text = text
-
-    def _expect(self, meta, kind, *args):
-        span = self._span(meta)
-        return (kind, args, span)
-
-    @v_args(inline=True)
-    def sc_int(self, tok):
-        return int(tok)
-
-    @v_args(inline=True)
-    def sc_neg_int(self, tok):
-        return -int(tok)
-
-    @v_args(inline=True)
-    def sc_name(self, tok):
-        return ("name", str(tok))
-
-    @v_args(inline=True)
-    def sc_card_label(self, tok):
-        text = str(tok)
-        return ("card", _unquote(tok) if text.startswith('"') else text)
-
-    def sc_empty(self, _):
-        return ("card", None)
-
-    def sc_true(self, _):
-        return True
-
-    def sc_false(self, _):
-        return False
-
-    @v_args(inline=True)
-    def sc_player_arg(self, word, number):
-        if str(word) != "player":
-            raise _BuildError(f"`{word} {number}` is no move argument; a player is written `player {number}`",
-                              self._tok(word))
-        return ("player", int(number))
-
-    @v_args(meta=True)
-    def sc_move_text(self, meta, children):
-        name, *args = children
-        args = [a for a in args if a is not None]
-        out = []
-        for a in args:
-            if isinstance(a, int):
-                out.append(("int", a))
-            elif a[0] == "card" and a[1] is None:
-                raise _BuildError("a move's argument cannot be `none`", self._span(meta))
-            else:
-                out.append(a)
-        return MoveText(str(name), tuple(out), self._span(meta))
-
-    def sc_move_list(self, children):
-        return tuple(children)
-
-    def sc_no_moves(self, _):
-        return ()
-
-    @v_args(meta=True, inline=True)
-    def sc_players(self, meta, count):
-        return Players(self._span(meta), int(count))
-
-    @v_args(meta=True, inline=True)
-    def sc_seed(self, meta, seed):
-        return Seed(self._span(meta), int(seed))
-
-    @v_args(meta=True, inline=True)
-    def param(self, meta, name, value, doc):
-        span = self._span(meta)
-        if isinstance(value, A.BoolLit) or isinstance(value, A.IntLit):
-            v = value.value
-        elif isinstance(value, A.Neg) and isinstance(value.operand, A.IntLit):
-            v = -value.operand.value
-        else:
-            raise _BuildError("a scenario sets a parameter to a number, `true` or `false`", value.span)
-        return SetParam(span, str(name), v)
-
-    @v_args(meta=True, inline=True)
-    def gather(self, meta, zone):
-        return Gather(self._span(meta), zone)
-
-    @v_args(meta=True)
-    def sc_cards(self, meta, children):
-        return Cards(self._span(meta), children[0], tuple(c[1] for c in children[1:]))
-
-    @v_args(meta=True)
-    def sc_top(self, meta, children):
-        return Cards(self._span(meta), children[0], tuple(c[1] for c in children[1:]), True)
-
-    @v_args(meta=True)
-    def sc_slots(self, meta, children):
-        return Slots(self._span(meta), children[0], children[1], tuple(c[1] for c in children[2:]))
-
-    @v_args(meta=True, inline=True)
-    def sc_new(self, meta, zone):
-        return New(self._span(meta), zone)
-
-    @v_args(meta=True, inline=True)
-    def sc_assign(self, meta, target, value):
-        return Assign(self._span(meta), target, value)
-
-    def sc_set(self, children):
-        return tuple(children)
-
-    @v_args(meta=True)
-    def sc_move(self, meta, children):
-        *moves, fails = children
-        return Play(self._span(meta), tuple(moves), _unquote(fails) if fails is not None else None)
-
-    # expectations: (kind, args, span), wrapped into Expect by sc_expect
-    @v_args(meta=True, inline=True)
-    def exp_holds(self, meta, expr):
-        return self._expect(meta, "holds", expr)
-
-    @v_args(meta=True)
-    def exp_legal(self, meta, children):
-        return self._expect(meta, "legal", tuple(children))
-
-    @v_args(meta=True, inline=True)
-    def exp_illegal(self, meta, move, reason):
-        return self._expect(meta, "illegal", move, _unquote(reason) if reason is not None else None)
-
-    @v_args(meta=True, inline=True)
-    def exp_moves(self, meta, name, moves):
-        return self._expect(meta, "moves", str(name) if name is not None else None, moves)
-
-    @v_args(meta=True, inline=True)
-    def exp_decision(self, meta, name, by):
-        return self._expect(meta, "decision", str(name), by)
-
-    @v_args(meta=True)
-    def exp_over(self, meta, _):
-        return self._expect(meta, "over")
-
-    @v_args(meta=True)
-    def exp_scores(self, meta, children):
-        return self._expect(meta, "scores", tuple(children))
-
-    @v_args(meta=True)
-    def exp_winners(self, meta, children):
-        return self._expect(meta, "winners", tuple(children))
-
-    @v_args(meta=True)
-    def exp_cards(self, meta, children):
-        return self._expect(meta, "cards", _as_zone(children[0]), tuple(c[1] for c in children[1:]))
-
-    @v_args(meta=True)
-    def exp_slots(self, meta, children):
-        return self._expect(meta, "slots", _as_zone(children[0]), children[1], tuple(c[1] for c in children[2:]))
-
-    @v_args(meta=True, inline=True)
-    def exp_card_in(self, meta, card, zone):
-        return self._expect(meta, "card_in", str(card), zone)
-
-    @v_args(meta=True, inline=True)
-    def exp_card_not_in(self, meta, card, zone):
-        return self._expect(meta, "card_not_in", str(card), zone)
-
-    @v_args(meta=True, inline=True)
-    def sc_expect(self, meta, found):
-        kind, args, _ = found
-        span = self._span(meta)
-        return Expect(span, kind, args, _text_of(self.text, span))
-
-    @v_args(meta=True)
-    def scenario(self, meta, children):
-        name, base, *stmts = children
-        flat = []
-        for s in stmts:
-            flat.extend(s if isinstance(s, tuple) else (s,))
-        return Scenario(str(name), str(base) if base is not None else None, tuple(flat), self._span(meta))
-
-    @v_args(meta=True, inline=True)
-    def scenarios_for(self, meta, path):
-        return (_unquote(path), self._tok(path))
-
-    def scenario_file(self, children):
-        return children
-
-
-class _BuildError(Exception):
-    def __init__(self, message: str, span: Span):
-        super().__init__(message)
-        self.message = message
-        self.span = span
-
-
-def _as_zone(e) -> A.ZoneRef:
-    if isinstance(e, A.Name):
-        return A.ZoneRef(e.name, (), span=e.span)
-    if isinstance(e, A.Index) and isinstance(e.obj, A.Name):
-        return A.ZoneRef(e.obj.name, tuple(e.indices), span=e.span)
-    if isinstance(e, A.Attr) and isinstance(e.obj, A.Index) and isinstance(e.obj.obj, A.Name):
-        return A.ZoneRef(e.obj.obj.name, tuple(e.obj.indices), e.name, span=e.span)  # a member zone
-    raise _BuildError("a zone goes here, such as `hand[0]` or `deck`", e.span)
-
-
-def _diag(texts: dict, code: str, message: str, span: Span, hint: str | None = None) -> Diagnostic:
-    text = texts.get(span.file)
-    return Diagnostic(code, message, span, hint, source_line(text, span.line) if text and span.line else None)
-
-
-def parse_scenarios(text: str, path: str = "<scenarios>") -> ScenarioSource:
-    """Parse a scenario file; raise RulesError with a positioned diagnostic on bad syntax."""
-    try:
-        tree = _parser().parse(text)
-    except lark.exceptions.UnexpectedInput as err:
-        raise RulesError([_syntax_error(err, text, path)]) from None
-    try:
-        items = _ScenarioBuilder(path, text).transform(tree)
-    except lark.exceptions.VisitError as err:
-        inner = err.orig_exc
-        if isinstance(inner, _BuildError):
-            raise RulesError([_diag({path: text}, "E300", inner.message, inner.span)]) from None
-        raise
-    (rules, rules_span), *rest = items
-    options = tuple(i for i in rest if not isinstance(i, Scenario))
-    scenarios = tuple(i for i in rest if isinstance(i, Scenario))
-    texts = {path: text}
-    errors = []
-    seen: dict[str, Scenario] = {}
-    for sc in scenarios:
-        if sc.name in seen:
-            errors.append(_diag(texts, "E301", f"scenario `{sc.name}` is defined twice (first at line "
-                                f"{seen[sc.name].span.line})", sc.span))
-        seen[sc.name] = sc
-    for sc in scenarios:
-        if sc.base is not None and sc.base not in seen:
-            errors.append(_diag(texts, "E301", f"scenario `{sc.name}` starts from `{sc.base}`, "
-                                "which is no scenario of this file", sc.span))
-    for sc in scenarios:
-        chain, cur = [], sc
-        while cur is not None and cur.base is not None and cur.base in seen:
-            if cur.name in chain:
-                errors.append(_diag(texts, "E301", f"scenario `{sc.name}` starts from itself", sc.span))
-                break
-            chain.append(cur.name)
-            cur = seen[cur.base]
-    if errors:
-        raise RulesError(errors)
-    return ScenarioSource(path, text, rules, rules_span, options, scenarios)
 
 
 # ---- the loaded file: the games it plays ---------------------------------------
@@ -494,9 +136,25 @@ class ScenarioFile:
             except RulesError as err:
                 errors.extend(d for d in err.diagnostics if d not in errors)
             except ParameterError as err:
-                errors.append(_diag(self.texts, "E302", str(err), sc.span))
+                errors.append(_diag(self.texts, "E302", str(err), self._param_span(sc, str(err))))
+        if not errors:
+            checked = set()
+            for sc in self.scenarios:
+                program = self.game(self.params_of(sc))[0].program
+                for stmt in sc.stmts:
+                    if id(stmt) not in checked:
+                        checked.add(id(stmt))
+                        errors.extend(_lint(self.texts, program, stmt))
         if errors:
             raise RulesError(errors)
+
+    def _param_span(self, scenario: Scenario, message: str) -> Span:
+        """The `param` statement a parameter error is about, or the scenario."""
+        for stmt in self.steps(scenario):
+            if isinstance(stmt, SetParam) and f"'{stmt.name}'" in message or (
+                    isinstance(stmt, SetParam) and f"`{stmt.name}`" in message):
+                return stmt.span
+        return scenario.span
 
     def select(self, pattern: str | None) -> list[Scenario]:
         """The scenarios whose name contains ``pattern`` or matches it as a glob (all if None)."""
@@ -506,15 +164,6 @@ class ScenarioFile:
 
     def run(self, scenario: Scenario) -> "Outcome":
         return _Run(self, scenario).go()
-
-
-def is_scenario_text(text: str) -> bool:
-    """Whether a file's text is a scenario file (its first word after comments is `scenarios`)."""
-    for line in text.splitlines():
-        stripped = line.split("#", 1)[0].strip()
-        if stripped:
-            return stripped.split()[0] == "scenarios"
-    return False
 
 
 def scenario_file_for(path) -> Path | None:
@@ -545,6 +194,67 @@ def load_scenarios(path) -> ScenarioFile:
         raise RulesError([_diag({shown: text}, "E208", f"cannot read the rules file \"{source.rules}\"",
                                 source.rules_span, "the path is relative to the scenario file")]) from None
     return ScenarioFile(source, str(rules), rules_text)
+
+
+def _lint(texts: dict, program, stmt) -> list:
+    """Names a statement uses that the game does not have: zones, cards, variables, moves."""
+    out = []
+
+    def zone(ref):
+        if ref.name not in program.zone_families:
+            out.append(_diag(texts, "E303", f"there is no zone `{ref.name}`", ref.span,
+                             _close(ref.name, program.zone_families)))
+
+    def cards(labels, span):
+        for label in labels:
+            if label is not None and label not in program.card_labels:
+                out.append(_diag(texts, "E303", f"there is no card {label} in this game", span,
+                                 _close(label, set(program.card_labels))))
+
+    def moves(texts_, span):
+        names = {o.name for c in program.choices for o in c.options}
+        for m in texts_:
+            if m.name not in names:
+                out.append(_diag(texts, "E303", f"no decision of the game has a move `{m.name}`", m.span,
+                                 _close(m.name, names)))
+            cards([v for kind, v in m.args if kind == "card"], m.span)
+
+    if isinstance(stmt, (Gather, Cards, Slots)):
+        zone(stmt.zone)
+        if not isinstance(stmt, Gather):
+            cards(stmt.cards, stmt.span)
+    elif isinstance(stmt, New):
+        zone(stmt.zone)
+    elif isinstance(stmt, Assign):
+        name = stmt.target.name + (f".{stmt.target.member}" if stmt.target.member else "")
+        if name != "current" and name not in program.var_families:
+            out.append(_diag(texts, "E303", f"there is no variable `{name}`", stmt.target.span,
+                             _close(name, program.var_families)))
+        if isinstance(stmt.value, tuple) and stmt.value[0] == "card" and stmt.value[1] is not None:
+            cards([stmt.value[1]], stmt.span)
+    elif isinstance(stmt, Play):
+        moves(stmt.moves, stmt.span)
+    elif isinstance(stmt, Expect):
+        if stmt.kind in ("legal", "moves"):  # an illegal move may well name no move of the game
+            moves([a for a in stmt.args if isinstance(a, MoveText)]
+                  + [m for a in stmt.args if isinstance(a, tuple) for m in a if isinstance(m, MoveText)],
+                  stmt.span)
+        if stmt.kind in ("cards", "slots", "card_in", "card_not_in"):
+            zone(next(a for a in stmt.args if isinstance(a, A.ZoneRef)))
+        if stmt.kind in ("cards", "slots"):
+            cards(stmt.args[-1], stmt.span)
+        if stmt.kind in ("card_in", "card_not_in"):
+            cards([stmt.args[0]], stmt.span)
+        if stmt.kind == "decision" and stmt.args[0] not in {c.name for c in program.choices}:
+            names = {c.name for c in program.choices}
+            out.append(_diag(texts, "E303", f"the game has no decision `{stmt.args[0]}`", stmt.span,
+                             _close(stmt.args[0], names)))
+    return out
+
+
+def _close(name: str, candidates) -> str | None:
+    found = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
+    return f"did you mean `{found[0]}`?" if found else None
 
 
 # ---- running a scenario ----------------------------------------------------------
@@ -603,6 +313,7 @@ class _Run:
         self.file = file
         self.scenario = scenario
         self.players = None
+        self.players_span = None
         self.seed = 0
         self.params: dict = {}
         self.state: State | None = None
@@ -635,7 +346,7 @@ class _Run:
             try:
                 self.state = game.new_game(self.players, self.seed)
             except ParameterError as err:
-                raise _Error(str(err), span) from None
+                raise _Error(str(err), self.players_span or span) from None
             except RulesRuntimeError as err:
                 raise _Failed(_Synthetic(span), f"the game cannot start: {_finding(err)}", None) from None
         return self.state
@@ -653,6 +364,7 @@ class _Run:
                 raise _Error(f"`{word}` must come before the position is set up or a move is made", stmt.span)
             if isinstance(stmt, Players):
                 self.players = stmt.count
+                self.players_span = stmt.span
             elif isinstance(stmt, Seed):
                 self.seed = stmt.seed
             else:
@@ -843,9 +555,9 @@ class _Run:
         return "it is legal"
 
     def expect_moves(self, s: State, e: Expect, name, moves) -> None:
-        legal = sorted({s.describe(m) for m in s.legal_moves() if name is None or m.name == name})
-        wanted = sorted({str(m) for m in moves})
-        if legal != wanted:
+        legal = list(dict.fromkeys(s.describe(m) for m in s.legal_moves() if name is None or m.name == name))
+        wanted = {str(m) for m in moves}
+        if set(legal) != wanted:
             what = f"the legal {name} moves are" if name else "the legal moves are"
             raise _Failed(e, f"{what} {', '.join(legal) or 'none'}", s)
 
@@ -858,6 +570,10 @@ class _Run:
     def expect_over(self, s: State, e: Expect) -> None:
         if not s.over:
             raise _Failed(e, f"the game goes on: player {s.current_player} decides `{s.decision}`", s)
+
+    def expect_not_over(self, s: State, e: Expect) -> None:
+        if s.over:
+            raise _Failed(e, "the game is over" + (f" ({s.finding})" if s.finding else ""), s)
 
     def expect_scores(self, s: State, e: Expect, scores) -> None:
         found = self.value(s, e, lambda: s.scores)
@@ -1020,7 +736,7 @@ def position(s: State, focus=()) -> list[str]:
         cards = s.cards_in(z.name)
         if not cards and z.family not in focus:
             continue
-        if len(cards) > (2 * _LONG if z.family in focus else _LONG):
+        if len(cards) > _LONG and (z.shape == "pile" or len(cards) > 4 * _LONG):
             lines.append(f"{z.name}: {len(cards)} cards, top {' '.join(reversed(cards[-3:]))}")
         else:
             lines.append(f"{z.name}: {' '.join(cards) or 'empty'}")
@@ -1043,20 +759,3 @@ def position(s: State, focus=()) -> list[str]:
     if values:
         lines.append("; ".join(text for _, text in values))
     return lines
-
-
-# ---- running files ----------------------------------------------------------------
-
-
-def collect(paths) -> list:
-    """Scenario files for the given paths: a scenario file itself, or the one beside a rules file.
-
-    Returns [(path, ScenarioFile or RulesError)]."""
-    out = []
-    for path in paths:
-        target = scenario_file_for(path) or Path(path)
-        try:
-            out.append((str(target), load_scenarios(target)))
-        except RulesError as err:
-            out.append((str(target), err))
-    return out

@@ -24,9 +24,10 @@ def write(tmp_path, body: str, name: str = "game.test.rules") -> Path:
     return path
 
 
-def run_one(tmp_path, body: str):
+def run_one(tmp_path, body: str, check: bool = True):
     loaded = load_scenarios(write(tmp_path, body))
-    loaded.check()
+    if check:
+        loaded.check()
     (scenario,) = loaded.scenarios
     return loaded.run(scenario)
 
@@ -57,7 +58,7 @@ def test_a_passing_scenario_counts_its_expectations(tmp_path):
 
 @pytest.mark.parametrize("expectation, found", [
     ("expect size(hand[0]) == 2", "size(hand[0]) is 3"),
-    ("expect moves play: play(8♠)", "the legal play moves are play(2♦), play(8♠)"),
+    ("expect moves play: play(8♠)", "the legal play moves are play(8♠), play(2♦)"),
     ("expect legal play(7♥)", "play(7♥) is not legal"),
     ("expect illegal play(8♠)", "play(8♠) is legal"),
     ("expect decision turn by 1", "player 0 decides `turn`"),
@@ -77,6 +78,13 @@ def test_a_failing_expectation_shows_what_was_found_and_the_position(tmp_path, e
     assert "hand[0]: 7♥ 8♠ 2♦" in message and "pile: 7♣" in message  # the position
 
 
+def test_expect_not_over(tmp_path):
+    body = "scenario s {" + TABLE + "expect not over\nmove play(8♠), play(K♥)\nexpect not over\n}"
+    outcome = run_one(tmp_path, body)
+    assert outcome.status == "failed" and outcome.checked == 1
+    assert "found: the game is over" in outcome.message() and "the game is over; scores" in outcome.message()
+
+
 def test_an_illegal_move_fails_with_the_legal_moves(tmp_path):
     outcome = run_one(tmp_path, "scenario s {" + TABLE + "move play(7♥)\n}")
     assert outcome.status == "failed"
@@ -94,7 +102,8 @@ def test_an_illegal_move_fails_with_the_legal_moves(tmp_path):
     ("players 3", "`players` must come before the position is set up"),
 ])
 def test_a_position_that_cannot_occur_is_an_error_at_its_line(tmp_path, statement, message):
-    outcome = run_one(tmp_path, "scenario s {" + TABLE + statement + "\n}")
+    # run without `check` first: running finds these too (check finds unknown names before)
+    outcome = run_one(tmp_path, "scenario s {" + TABLE + statement + "\n}", check=False)
     assert outcome.status == "error"
     d = outcome.diagnostic
     assert message in d.message
@@ -213,3 +222,168 @@ def test_scenario_snippet_parses(text):
 
 def test_there_are_scenario_snippets():
     assert len(list(scenario_snippets())) >= 2
+
+
+# ---- a broken rule makes its scenario fail
+
+
+def test_breaking_the_ace_next_to_the_king_fails_its_scenario(tmp_path):
+    """A copy of Trolley Car whose `follows` forgets that the Ace is next to the King: the scenario
+    of that rule fails, showing the expectation, what was found and the position."""
+    rules = (ROOT / "games" / "trolley_car.rules").read_text(encoding="utf-8")
+    ace = " or (a == 1 and b == 13) or (a == 13 and b == 1)"
+    assert ace in rules
+    (tmp_path / "trolley_car.rules").write_text(rules.replace(ace, ""), encoding="utf-8")
+    scenarios = (ROOT / "games" / "trolley_car.test.rules").read_text(encoding="utf-8")
+    test_file = tmp_path / "trolley_car.test.rules"
+    test_file.write_text(scenarios, encoding="utf-8")
+
+    result = CliRunner().invoke(main, ["test", str(tmp_path / "trolley_car.rules")])
+    assert result.exit_code == 1
+    out = result.output
+    assert "failed playing_the_ace_is_next_to_both_the_king_and_the_two" in out
+    line = next(i for i, text in enumerate(scenarios.splitlines(), 1)
+                if "expect moves play: play(K♥), play(A♥), play(2♥)" in text)
+    assert f"{test_file}:{line}:3: scenario `playing_the_ace_is_next_to_both_the_king_and_the_two` failed" in out
+    assert "expect moves play: play(K♥), play(A♥), play(2♥)" in out
+    assert "found: the legal play moves are play(A♥), play(2♥)" in out
+    assert "player 1 decides `turn`" in out and "rank[red] = 1" in out
+    assert "hand[1]: A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ 2♣" in out
+    # the King of Hearts example and a lap that plays an Ace on a King fail too; the others pass
+    assert "failed example_king_of_hearts_on_red_allows_kings_queens_and_aces_of_red" in out
+    assert "failed lap_after_fifteen_cards_played_all_but_the_last_are_set_aside" in out
+    assert out.count("  failed ") == 3 and "38 passed, 3 failed" in out
+
+
+def test_trolley_car_page_maps_rules_to_scenarios_that_exist():
+    page = (DOCS / "games" / "trolley_car.md").read_text(encoding="utf-8")
+    table = page.split("| Source sentence | Rules | Scenarios and tests |", 1)[1].split("\n\n", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and line.endswith(" |")]
+    assert len(rows) > 30
+    named = set()
+    for row in rows:
+        named |= set(re.findall(r"`([a-z0-9_]+)`", row.rsplit(" | ", 1)[1]))
+    scenarios = set()
+    for name in ("trolley_car.test.rules", "trolley_car_bet.test.rules"):
+        scenarios |= {s.name for s in load_scenarios(ROOT / "games" / name).scenarios}
+    python_tests = set(re.findall(r"^def (test_\w+)", "".join(
+        p.read_text(encoding="utf-8") for p in (ROOT / "tests").glob("test_*.py")), re.M))
+    assert named - scenarios - python_tests == set()
+    # every scenario that checks a rule is named on the page (the others are starting positions)
+    starting_points = {"two_players", "three_players", "bet_on_red", "bet_on_black"}
+    assert scenarios - named == starting_points
+
+
+def test_the_tutorials_scenario_is_the_one_in_the_games_scenario_file():
+    text = (DOCS / "tutorial.md").read_text(encoding="utf-8")
+    step = text.split("## Step 10", 1)[1]
+    shown = SCENARIO_BLOCK.search(step).group(1)
+    game_file = (ROOT / "games" / "tutorial_highlow.test.rules").read_text(encoding="utf-8")
+    body = shown.split("\n", 2)[2]  # the scenario, after the `scenarios for` line and a blank line
+    assert shown.startswith('scenarios for "tutorial_highlow.rules"\n') and body in game_file
+
+
+FAILING_GAME = """game "Fail"
+players 2..2
+var x: int = 0
+flow {
+  turns from 0 until x > 5 {
+    choose turn by current {
+      move inc { x += 1 }
+      move boom { x = 10 / x }
+    }
+  }
+}
+define score(p) = x
+winner(p): lowest score(p)
+"""
+
+
+def test_a_rule_that_fails_can_be_expected_and_fails_the_scenario_otherwise(tmp_path):
+    (tmp_path / "fail.rules").write_text(FAILING_GAME, encoding="utf-8")
+    path = tmp_path / "fail.test.rules"
+    path.write_text('scenarios for "fail.rules"\n'
+                    'scenario expected { move boom fails "division by zero" }\n'
+                    'scenario unexpected { move inc\n move boom }\n'
+                    'scenario wrong_finding { move boom fails "something else" }\n', encoding="utf-8")
+    loaded = load_scenarios(path)
+    expected, unexpected, wrong = (loaded.run(s) for s in loaded.scenarios)
+    assert expected.status == "passed" and expected.checked == 1
+    assert unexpected.status == "passed"  # after inc, x is 1: no division by zero
+    assert wrong.status == "failed" and "a rule failed: division by zero" in wrong.message()
+    assert "fail.rules:8:" in wrong.message()  # the rule's line
+
+
+def test_current_can_be_set_and_the_decision_follows(tmp_path):
+    (tmp_path / "fail.rules").write_text(FAILING_GAME, encoding="utf-8")
+    path = tmp_path / "fail.test.rules"
+    path.write_text('scenarios for "fail.rules"\n'
+                    'scenario s { current = 1\n expect decision turn by 1\n move inc\n'
+                    ' expect decision turn by 0\n expect x == 1 }\n', encoding="utf-8")
+    loaded = load_scenarios(path)
+    outcome = loaded.run(loaded.scenarios[0])
+    assert outcome.status == "passed", outcome.message()
+    assert outcome.checked == 3
+
+
+def test_pytest_runs_each_scenario_as_a_test(tmp_path):
+    import subprocess
+    import sys
+
+    good = write(tmp_path, "scenario fine {" + TABLE + "expect size(pile) == 1 }\n"
+                 "scenario broken {" + TABLE + "expect size(pile) == 3 }", "highlow.test.rules")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "ruledsl.pytest_plugin", "-q", "-p", "no:cacheprovider",
+                          str(good)], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "1 failed, 1 passed" in run.stdout
+    assert "highlow.test.rules::broken" in run.stdout
+    assert "found: size(pile) is 1" in run.stdout and "Traceback" not in run.stdout
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("line[red] at 16: 5♥", "line[red] has slots 0 to 15, not 16"),
+    ("line[red] at 1: 7♥", "slot 1 of line[red] already holds 6♥"),
+    ("line[black] at 11: 7♠", "slot 11 of line[black] already holds 8♥"),  # red 2 is black 11
+    ("hand[0]: 5♥ 5♥ 5♥", "no spare 5♥: this scenario has already placed all 2 copies"),
+    ("line[red]: 7♥", "line[red] is a track: say where"),
+])
+def test_track_positions_that_cannot_occur(tmp_path, statement, message):
+    path = tmp_path / "t.test.rules"
+    path.write_text(f'scenarios for "{ROOT / "games" / "trolley_car.rules"}"\n'
+                    "scenario s {\n  players 2\n  gather all cards into deck\n  line[red] at 0: 4♥ 6♥ 8♥\n"
+                    f"  {statement}\n}}\n", encoding="utf-8")
+    loaded = load_scenarios(path)
+    outcome = loaded.run(loaded.scenarios[0])
+    assert outcome.status == "error"
+    assert message in outcome.diagnostic.message
+    assert outcome.diagnostic.line == 6
+
+
+def test_parameter_and_player_count_errors_point_at_their_statements(tmp_path):
+    path = write(tmp_path, "scenario s {\n  param nosuch = 1\n}\nscenario t {\n  players 9\n}\n")
+    loaded = load_scenarios(path)
+    with pytest.raises(RulesError) as err:
+        loaded.check()
+    d = err.value.diagnostics[0]
+    assert (d.line, d.column) == (3, 3) and "unknown parameter 'nosuch'" in d.message
+    outcome = loaded.run(loaded.by_name["t"])
+    assert outcome.status == "error" and outcome.diagnostic.line == 6
+    assert "High-Low is for 2 to 4 players, not 9" in outcome.diagnostic.message
+
+
+def test_check_finds_names_the_game_does_not_have_before_running(tmp_path):
+    path = write(tmp_path, "scenario s {\n  players 2\n  hands[0]: 5♥ 1♥\n  trick[0] = 1\n"
+                 "  move ply(5♥), draw\n  expect decision trn by 1\n  expect 7♥ in wn[0]\n"
+                 "  expect illegal bet(5♥)\n}")
+    loaded = load_scenarios(path)
+    with pytest.raises(RulesError) as err:
+        loaded.check()
+    found = [(d.line, d.message, d.hint) for d in err.value.diagnostics]
+    assert found == [
+        (4, "there is no zone `hands`", "did you mean `hand`?"),
+        (4, "there is no card 1♥ in this game", "did you mean `10♥`?"),
+        (5, "there is no variable `trick`", "did you mean `tricks`?"),
+        (6, "no decision of the game has a move `ply`", "did you mean `play`?"),
+        (7, "the game has no decision `trn`", "did you mean `turn`?"),
+        (8, "there is no zone `wn`", "did you mean `won`?"),
+    ]  # an illegal move may name no move of the game
