@@ -98,6 +98,7 @@ class Program:
     var_exists: dict = attrs.Factory(dict)  # variable slot of a growing family's member -> its open flag's slot
     flag_slots: frozenset = frozenset()  # the open flags themselves (not shown as variables)
     kind_has: dict = attrs.Factory(dict)  # attribute -> per card id, whether its kind has it
+    member_inits: dict = attrs.Factory(dict)  # growing family -> [(variable base, first-value fn)]
 
 
 def compile_model(model: Model) -> Program:
@@ -175,8 +176,16 @@ class _Compiler(Layout):
             card_slots=frozenset(base + i for name, (base, sizes, _) in self.var_families.items()
                                  if m.vars[name].type == T.CARD for i in range(_product(sizes))),
             var_exists=self._var_exists(), flag_slots=self._flag_slots(),
-            kind_has=self.kind_has,
+            kind_has=self.kind_has, member_inits=self._member_inits(),
         )
+
+    def _member_inits(self) -> dict:
+        out = {}
+        for name, zone in self.m.zones.items():
+            if zone.grows and "." not in name:
+                values = [f"{name}.{member}" for member, what in zone.members.items() if what == "var"]
+                out[name] = [(self.var_families[v][0], self.var_init_fn(self.m.vars[v])) for v in values]
+        return out
 
     def var_init_fn(self, var):
         return self.expr(var.init, {})[0] if var.init is not None else _const(self._default(var.type))

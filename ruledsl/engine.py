@@ -607,6 +607,9 @@ class State:
             raise ParameterError(f"{family} already has {len(zones)} members, the most it may have")
         z = free[0]
         self.vars[z.exists] = True
+        flat = z.zid - p.zone_families[z.family][0]
+        for base, fn in p.member_inits.get(z.family, ()):
+            self.vars[base + flat] = _run_rule(fn, self, self.locals.copy(), Span())
         number = z.index[-1] + 1
         for name, value in values.items():
             self.set_var(f"{z.name}.{name}", value)

@@ -423,6 +423,10 @@ class _Run:
         z = self.zone(s, stmt.zone)
         if z.places:
             raise _Error(f"{z.name} is a track: say where, as in `{z.name} at 0: ...`", stmt.zone.span)
+        if z.exists is not None and not s.vars[z.exists]:
+            head = z.name.split("].")[0].rstrip("]")  # meld[1, 1].pot -> meld[1, 1
+            family = head.rsplit(",", 1)[0] + "]" if len(z.index) > 1 else z.family.split(".")[0]
+            raise _Error(f"{z.name} is not open", stmt.zone.span, f"open it first: new {family}")
         labels = list(reversed(stmt.cards)) if stmt.top_first else list(stmt.cards)
         for label in labels:
             s.place(self.card(s, label, stmt.span), z.name)

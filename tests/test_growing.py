@@ -9,6 +9,7 @@ import pytest
 
 import ruledsl
 from ruledsl import RulesError, RulesRuntimeError, SaveError
+from ruledsl.scenario import load_scenarios
 from ruledsl.verify import verify
 
 MELDS = textwrap.dedent("""\
@@ -387,3 +388,38 @@ def test_has_names_an_attribute_some_kind_has():
     found = errors(KINDS + "define f(c) = c has rnak\nflow { }\n")
     assert [(d.code, d.message, d.hint) for d in found] == [
         ("E201", "no card kind has an attribute `rnak`", "did you mean `rank`?")]
+
+
+# ---- scenarios set up members
+
+
+def test_a_scenario_opens_members_and_sets_them_up(tmp_path):
+    (tmp_path / "melds.rules").write_text(MELDS, encoding="utf-8")
+    (tmp_path / "melds.test.rules").write_text(textwrap.dedent("""\
+        scenarios for "melds.rules"
+        scenario adds_to_an_open_meld {
+          players 2
+          gather all cards into deck
+          new meld[0]
+          new meld[0]
+          meld[0, 2]: "R4"
+          meld[0, 2].rank = 4
+          meld[0, 2].pot: "R6"
+          hand[0]: "R4" "W"
+          expect moves add: add(R4, 2), add(W, 1), add(W, 2)
+          move add("W", 2)
+          expect meld[0, 2]: "R4" "W"
+          expect meld[0, 2].wilds == 1 and size(meld[0, 2].pot) == 1
+        }
+        scenario a_member_that_is_not_open_cannot_be_set_up {
+          players 2
+          meld[1, 1]: "R4"
+        }
+        """), encoding="utf-8")
+    loaded = load_scenarios(tmp_path / "melds.test.rules")
+    loaded.check()
+    passing, broken = (loaded.run(s) for s in loaded.scenarios)
+    assert passing.passed, passing.message()
+    assert broken.status == "error"
+    assert (broken.diagnostic.line, broken.diagnostic.message) == (18, "meld[1, 1] is not open")
+    assert broken.diagnostic.hint == "open it first: new meld[1]"
