@@ -276,6 +276,8 @@ def test_checker_errors_for_growing_families(body, code, message, hint):
     ("zone meld[player, *]: row public max_members(0)", "`max_members` must be from 1 to 1000, not 0"),
     ("zone meld[player, *]: track(3) public", "a growing zone family cannot be a track"),
     ("zone meld: row public { var rank: int }", "zone `meld` is a single zone; only a family (with an index) has members"),
+    ("zone meld[player, 5]: row public", "an index is `player`, an enum, a range like 1..10 or `*`"),
+    ("zone meld[player, *]: row public { var top[player]: int }", "`top` has the indices of `meld`; write it without [...]"),
 ])
 def test_checker_errors_for_growing_declarations(decl, message):
     found = errors(f'game "G"\nplayers 2..2\n{decl}\nflow {{ }}\n')
