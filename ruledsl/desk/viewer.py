@@ -117,10 +117,10 @@ class Session:
         return {"game": self.game.name, "players": self.players, "seat": self.seat, "live": self.live,
                 "steps": len(self.steps), "table": table_layout(self.game, self.players)}
 
-    def moves(self) -> list:
-        """The moves so far, described as the seat may know them."""
+    def moves(self, upto: int | None = None) -> list:
+        """The moves so far (or the first ``upto``), described as the seat may know them."""
         with self.lock:
-            return [step["move"] for step in self.steps[1:]]
+            return [step["move"] for step in self.steps[1:][:upto]]
 
     def step(self, i: int) -> dict | None:
         with self.lock:
@@ -163,14 +163,16 @@ def make_server(session: Session, port: int = 0, host: str = "127.0.0.1") -> Thr
             self._send(code, json.dumps(data).encode("utf-8"), "application/json")
 
         def do_GET(self) -> None:
-            path = self.path.split("?", 1)[0]
+            path, _, query = self.path.partition("?")
             if path in STATIC:
                 name, ctype = STATIC[path]
                 self._send(200, static_file(name), ctype)
             elif path == "/api/game":
                 self._json(200, session.info())
             elif path == "/api/moves":
-                self._json(200, session.moves())
+                # ?upto=N: the first N moves, those that lead to step N (the page never asks ahead)
+                upto = query[len("upto="):] if query.startswith("upto=") else ""
+                self._json(200, session.moves(int(upto) if upto.isdigit() else None))
             elif path.startswith("/api/step/") and path[len("/api/step/"):].isdigit():
                 step = session.step(int(path[len("/api/step/"):]))
                 if step is None:

@@ -6,6 +6,7 @@
 const cache = new Map();
 let info = null;
 let current = 0;
+let known = [];  // the moves received so far, described for this seat
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -147,19 +148,23 @@ async function play(i) {
                                                body: JSON.stringify({ index: i }) });
   document.getElementById("message").textContent = answer.ok ? "" : answer.message;
   info = await getJSON("/api/game");
-  await addHistory();
   await show(info.steps - 1);
 }
 
-async function addHistory() {
+// The moves that led to step i, and no later ones: the page never asks ahead of the step it shows.
+async function drawHistory(i) {
+  if (known.length < i) known = await getJSON(`/api/moves?upto=${i}`);
   const list = document.getElementById("history");
-  const moves = await getJSON("/api/moves");
-  for (let i = list.children.length + 1; i <= moves.length; i++) {
-    const move = moves[i - 1];
-    const item = el("li", { "data-step": String(i), text: `player ${move.player}: ${move.text}` });
-    item.addEventListener("click", () => show(i));
-    list.appendChild(item);
+  const items = [];
+  for (let n = 1; n <= i; n++) {
+    const move = known[n - 1];
+    const item = el("li", { "data-step": String(n), text: `player ${move.player}: ${move.text}` });
+    if (n === i) item.className = "now";
+    item.addEventListener("click", () => show(n));
+    items.push(item);
   }
+  list.replaceChildren(...items);
+  if (items.length) items[items.length - 1].scrollIntoView({ block: "nearest" });
 }
 
 async function show(i) {
@@ -173,11 +178,7 @@ async function show(i) {
   slider.value = String(i);
   document.getElementById("first").disabled = document.getElementById("prev").disabled = i === 0;
   document.getElementById("last").disabled = document.getElementById("next").disabled = i === info.steps - 1;
-  for (const item of document.getElementById("history").children) {
-    const n = Number(item.dataset.step);
-    item.className = n === i ? "now" : (n > i ? "future" : "");
-    if (n === i) item.scrollIntoView({ block: "nearest" });
-  }
+  await drawHistory(i);
   document.body.dataset.step = String(i);
 }
 
@@ -200,7 +201,6 @@ async function start() {
   });
   await show(info.live ? info.steps - 1 : 0);
   document.body.dataset.ready = "true";
-  addHistory().then(() => show(current));
 }
 
 start();
