@@ -199,15 +199,16 @@ class _Diagram:
             label = self.text(o).split("{")[0].strip()
             mid = self.node(label, fillcolor="#fffbe6")
             self.edge(head, mid)
-            writes: set = set()
-            for b in o.body:
-                writes |= self.writes(b)
-            self.effects.append((mid, writes))
             if any(self.interesting(b) for b in o.body):
+                # the body is drawn below the move: its own boxes carry its effects
                 entry, out = self.seq(o.body)
                 self.edge(mid, entry)
                 exits.extend(out)
             else:
+                writes: set = set()
+                for b in o.body:
+                    writes |= self.writes(b)
+                self.effects.append((mid, writes))
                 exits.append(mid)
         return head, exits
 
