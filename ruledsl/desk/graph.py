@@ -187,6 +187,10 @@ class _Diagram:
         entry, exits = self.seq(s.body)
         if entry is not None:
             self.edge(head, entry)
+            if len(exits) > 1:  # the ways through the body meet before going round again
+                join = self.node("", shape="point", width="0.08", color="#6b8cc7")
+                self.link(exits, join, color="#6b8cc7")
+                exits = [join]
             self.link(exits, head, style="dashed", label="again", color="#6b8cc7", constraint="false")
         self.lines.append("  }")
         return head, [head]

@@ -164,7 +164,8 @@ async function drawHistory(i) {
     items.push(item);
   }
   list.replaceChildren(...items);
-  if (items.length) items[items.length - 1].scrollIntoView({ block: "nearest" });
+  const aside = document.querySelector("aside");
+  aside.scrollTop = aside.scrollHeight;  // the latest move in sight, without scrolling the page
 }
 
 async function show(i) {
