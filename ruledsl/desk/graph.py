@@ -1,7 +1,7 @@
 """The flow of a rules file as a Graphviz diagram.
 
 Phases and loops are boxes (clusters) with a head node that the body returns
-to; decisions are diamonds with one edge per move; procedures that contain a
+to; decisions are hexagons with one edge per move; procedures that contain a
 decision are drawn inside a box named after them, other effects are plain
 boxes quoting the rules. A trigger is drawn beside the effects that may make
 it fire: those that change a zone or variable its condition reads.
@@ -196,7 +196,7 @@ class _Diagram:
         return head, [head]
 
     def choose(self, s: A.Choose) -> tuple:
-        head = self.node(f"decision {s.name}\nby {self.text(s.actor)}", shape="diamond", fillcolor="#fff4c2")
+        head = self.node(f"decision {s.name}\nby {self.text(s.actor)}", shape="hexagon", fillcolor="#fff4c2")
         exits = []
         options = list(s.options) + list(self.m.extensions.get(s.name, ()))
         for o in options:
@@ -221,7 +221,7 @@ class _Diagram:
         first = None
         previous = None
         for cond, body in s.branches:
-            test = self.node(f"if {self.text(cond)}", shape="diamond", fillcolor="#f3e8fb")
+            test = self.node(f"if {self.text(cond)}", shape="polygon", sides="4", orientation="45", fillcolor="#f3e8fb")
             if previous is None:
                 first = test
             else:
