@@ -238,3 +238,55 @@ def test_the_page_steps_through_a_log_in_chromium(served, game, game_log, tmp_pa
     finally:
         driver.quit()
     assert time.monotonic() - started < 120
+
+
+def test_playing_a_seat_in_chromium(game):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    session = Session(game, 2, 5, 0, live=True)
+    server = make_server(session, 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    driver = chrome()
+    try:
+        driver.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        WebDriverWait(driver, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+        before = len(session.steps)
+        wait_for_step(driver, before - 1)
+        buttons = driver.find_elements(By.CSS_SELECTOR, "#moves button")
+        legal = [session.state.describe(m) for m in session.state.legal_moves()]
+        assert [b.text for b in buttons] == legal and legal
+        buttons[-1].click()
+        WebDriverWait(driver, 20).until(lambda d: int(d.find_element(By.TAG_NAME, "body").get_attribute("data-step"))
+                                        >= before)
+        assert len(session.steps) > before
+        assert session.steps[before]["move"] == {"player": 0, "text": legal[-1]}
+        items = driver.find_elements(By.CSS_SELECTOR, "#history li")
+        assert f"player 0: {legal[-1]}" in [i.text for i in items]
+    finally:
+        driver.quit()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def test_the_wheel_ships_the_pages_assets(tmp_path):
+    import zipfile
+
+    from hatchling.builders.wheel import WheelBuilder
+
+    wheel = Path(next(WheelBuilder(str(ROOT)).build(directory=str(tmp_path), versions=["standard"])))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {f"ruledsl/desk/static/{n}" for n in ("index.html", "viewer.js", "viewer.css")} <= names
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    text = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "[pygments.lexers]" in text and "ruledsl.desk.lexer:RuledslLexer" in text
+
+
+def test_the_page_needs_no_network():
+    from ruledsl.desk.viewer import static_file
+
+    for name in ("index.html", "viewer.js", "viewer.css"):
+        text = static_file(name).decode("utf-8")
+        assert not re.search(r"(https?:)?//[A-Za-z0-9.-]+\.[a-z]{2,}", text.replace("http://127.0.0.1", "")), name
