@@ -89,8 +89,12 @@ def _checked_model(file: str, sets):
     from ..check import check
     from ..errors import ParameterError, RulesError
 
+    from ..scenario import SUFFIX
+
     cli = _cli()
     path = Path(file)
+    if file.endswith(SUFFIX):
+        raise cli.CliError(f"{file} is a scenario file: draw the rules file it tests")
     if not path.is_file():
         raise cli.CliError(f"{file} {'is a directory, not a rules file' if path.is_dir() else 'does not exist'}")
     try:
@@ -158,7 +162,10 @@ def view_command(source, seat, players, seed, sets, bot_name, rules_path, port) 
         game = cli._load_game(source, sets)
         n = cli._check_players(game, players)
         _check_seat(cli, seat, n)
-        session = Session(game, n, seed, seat, bot=bot_name, live=True)
+        try:
+            session = Session(game, n, seed, seat, bot=bot_name, live=True)
+        except cli.RuledslError as err:
+            raise cli.CliError(f"a rule failed before your first decision: {err}", cli.EXIT_RULES) from None
     try:
         server = make_server(session, port)
     except OSError as exc:

@@ -20,6 +20,7 @@ from importlib import resources
 from .. import types as T
 from ..bots import make_bot
 from ..engine import Game, Move, State
+from ..errors import RuledslError
 
 STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -137,8 +138,12 @@ class Session:
             legal = s.legal_moves()
             if not 0 <= index < len(legal):
                 return False, f"choose a move from 0 to {len(legal) - 1}"
-            self._play(legal[index])
-            self._bots_play()
+            try:
+                self._play(legal[index])
+                self._bots_play()
+            except RuledslError as err:  # a rule that cannot be carried out: say so, keep serving
+                self.live = False
+                return False, f"the game stopped: {err}"
             return True, "ok"
 
 
