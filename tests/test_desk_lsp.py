@@ -199,3 +199,22 @@ def test_completion_offers_names_in_scope(tmp_path):
         assert "p" not in every  # bound elsewhere, not in scope here
 
     run(tmp_path, scenario)
+
+
+def test_an_open_buffer_of_an_included_file_is_used_unsaved(tmp_path):
+    base = tmp_path / "base.rules"
+    base_text = GAME.read_text(encoding="utf-8").replace('include "standard.rules"', f'include "{LIBRARY}"')
+    base.write_text(base_text, encoding="utf-8")
+    variant = tmp_path / "variant.rules"
+    text = 'extends "base.rules"\nreplace param hand_size = 12 "fewer cards"\n'
+    variant.write_text(text, encoding="utf-8")
+    renamed = base_text.replace("param hand_size", "param cards_each").replace("deal hand_size", "deal cards_each")
+
+    async def scenario(s):
+        s.open(base, renamed)  # edited in the editor, not saved
+        assert await s.diagnostics(base) == []
+        s.open(variant, text)
+        [d] = await s.diagnostics(variant)
+        assert "hand_size" in d.message and d.range.start.line == 1
+
+    run(tmp_path, scenario)
