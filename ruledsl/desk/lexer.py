@@ -9,7 +9,7 @@ the quoted words of the grammar, read when this module loads.
 from __future__ import annotations
 
 from pygments.lexer import RegexLexer, bygroups, words
-from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
+from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Whitespace
 
 from .. import types as T
 from .symbols import grammar_keywords
@@ -50,6 +50,6 @@ class RuledslLexer(RegexLexer):
             (r"\.\.|==|!=|<=|>=|\+=|-=|[-+*/%<>=]", Operator),
             (r"[{}()\[\],:.]", Punctuation),
             (r"[^\x00-\x7F\s(),:{}\[\]\"#]+", String.Symbol),  # card symbols such as the suits of 7♥
-            (r".", Text),
+            (r".", Error),  # nothing a rules file may hold
         ],
     }
