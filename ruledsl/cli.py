@@ -645,3 +645,9 @@ def _ask_move(state, player: int, legal: list):
 
 
 main.add_command(test_command)
+
+# The designer's desk: `lsp`, `graph`, `view` (ruledsl/desk/).
+from .desk.commands import COMMANDS as _DESK_COMMANDS  # noqa: E402
+
+for _command in _DESK_COMMANDS:
+    main.add_command(_command)

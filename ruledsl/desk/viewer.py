@@ -1,0 +1,208 @@
+"""A local web page that shows a game as one seat sees it, step by step.
+
+The server keeps the game; the page only ever receives what the chosen seat
+may know: ``State.view(seat)`` at each step, the moves described with the
+cards that seat cannot see replaced by ``?``, and the layout of the table
+(zone shapes and owners, which the rules file makes public anyway). No full
+state, no card ids, no move arguments leave the server.
+
+Two modes: a saved game log (step forward and back through it), or a live
+game where the seat plays against bots (``ruledsl view FILE --seat N``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+
+from .. import types as T
+from ..bots import make_bot
+from ..engine import Game, Move, State
+from ..errors import RuledslError
+
+STATIC = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/index.html": ("index.html", "text/html; charset=utf-8"),
+    "/viewer.js": ("viewer.js", "text/javascript; charset=utf-8"),
+    "/viewer.css": ("viewer.css", "text/css; charset=utf-8"),
+}
+
+
+def static_file(name: str) -> bytes:
+    return resources.files("ruledsl.desk").joinpath("static", name).read_bytes()
+
+
+def table_layout(game: Game, players: int) -> dict:
+    """Zones and variables as the page lays them out: shapes, owners, families. Nothing secret."""
+    program = game.program
+    zones = []
+    for z in program.zones:
+        if z.owner is not None and z.owner >= players:
+            continue
+        zones.append({"name": z.name, "family": z.family, "shape": z.shape, "owner": z.owner,
+                      "visibility": z.visibility, "slots": len(z.places) if z.places else None})
+    per_player = sorted(name for name, (_b, _s, dims) in program.var_families.items()
+                        if dims and dims[0][0] == "player")
+    return {"zones": zones, "player_vars": per_player}
+
+
+def describe_for(before: State, after: State, move, seat: int) -> str:
+    """``move`` (made in ``before``) in words, as ``seat`` may know it: a card the seat cannot see
+    after the move, nor made the move with, shows as ``?``."""
+    options = before.program.choices[before.choice].options
+    kinds = next((o.kinds for o in options if o.name == move.name), [])
+    program = before.program
+    parts = []
+    for i, a in enumerate(move.args):
+        kind = kinds[i] if i < len(kinds) else T.ANY
+        if kind == T.CARD:
+            known = before.actor == seat or (0 <= a < program.card_count and after.card_visible(seat, a))
+            parts.append(program.card_labels[a] if known else "?")
+        elif kind.startswith("enum:") and 0 <= a < len(program.enums.get(kind[5:], ())):
+            parts.append(program.enums[kind[5:]][a])
+        elif kind == T.PLAYER:
+            parts.append(f"player {a}")
+        else:
+            parts.append(str(a))
+    return move.name + (f"({', '.join(parts)})" if parts else "")
+
+
+class Session:
+    """The steps of one game as one seat sees them; a live game grows as it is played."""
+
+    def __init__(self, game: Game, players: int, seed: int, seat: int, *, moves=None,
+                 bot: str = "random", live: bool = False):
+        self.game = game
+        self.players = players
+        self.seat = seat
+        self.live = live
+        self.lock = threading.Lock()
+        self.steps: list[dict] = []
+        self.state = game.new_game(players, seed)
+        self.bots = {p: make_bot(bot, seed=seed * 31 + p) for p in range(players) if p != seat} if live else {}
+        self.finding = None
+        self._record(None, None)
+        if moves is not None:
+            for m in moves:
+                self._play(m)
+        if live:
+            self._bots_play()
+
+    def _record(self, actor, text) -> None:
+        s = self.state
+        step = {"index": len(self.steps), "view": s.view(self.seat),
+                "move": None if text is None else {"player": actor, "text": text}}
+        if s.is_over:
+            step["scores"] = s.scores
+            step["winners"] = s.winners
+            step["finding"] = s.finding
+        self.steps.append(step)
+
+    def _play(self, move) -> None:
+        move = Move.parse(move)
+        before = self.state.clone()
+        self.state.apply(move)
+        self._record(before.actor, describe_for(before, self.state, move, self.seat))
+
+    def _bots_play(self) -> None:
+        s = self.state
+        while not s.is_over and s.current_player != self.seat:
+            player = s.current_player
+            bot = self.bots[player]
+            legal = s.legal_moves()
+            self._play(bot.choose(s.view(player) if bot.wants_view else None, legal))
+
+    def info(self) -> dict:
+        return {"game": self.game.name, "players": self.players, "seat": self.seat, "live": self.live,
+                "steps": len(self.steps), "table": table_layout(self.game, self.players)}
+
+    def moves(self, upto: int | None = None) -> list:
+        """The moves so far (or the first ``upto``), described as the seat may know them."""
+        with self.lock:
+            return [step["move"] for step in self.steps[1:][:upto]]
+
+    def step(self, i: int) -> dict | None:
+        with self.lock:
+            return self.steps[i] if 0 <= i < len(self.steps) else None
+
+    def choose(self, index: int) -> tuple[bool, str]:
+        """Play the seat's ``index``-th legal move (a live game, on the seat's turn), then the bots'."""
+        with self.lock:
+            s = self.state
+            if not self.live:
+                return False, "this is a saved game: it cannot be played on"
+            if s.is_over or s.current_player != self.seat:
+                return False, "it is not your decision"
+            legal = s.legal_moves()
+            if not 0 <= index < len(legal):
+                return False, f"choose a move from 0 to {len(legal) - 1}"
+            try:
+                self._play(legal[index])
+                self._bots_play()
+            except RuledslError as err:  # a rule that cannot be carried out: say so, keep serving
+                self.live = False
+                return False, f"the game stopped: {err}"
+            return True, "ok"
+
+
+def make_server(session: Session, port: int = 0, host: str = "127.0.0.1") -> ThreadingHTTPServer:
+    """A web server for ``session`` on ``host``:``port`` (0: any free port); call serve_forever()."""
+
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "ruledsl-view"
+
+        def log_message(self, *args) -> None:  # quiet: the terminal shows only the address
+            pass
+
+        def _send(self, code: int, body: bytes, ctype: str) -> None:
+            self.send_response(code)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _json(self, code: int, data) -> None:
+            self._send(code, json.dumps(data).encode("utf-8"), "application/json")
+
+        def do_GET(self) -> None:
+            path, _, query = self.path.partition("?")
+            if path in STATIC:
+                name, ctype = STATIC[path]
+                self._send(200, static_file(name), ctype)
+            elif path == "/api/game":
+                self._json(200, session.info())
+            elif path == "/api/moves":
+                # ?upto=N: the first N moves, those that lead to step N (the page never asks ahead)
+                upto = query[len("upto="):] if query.startswith("upto=") else ""
+                self._json(200, session.moves(int(upto) if upto.isdigit() else None))
+            elif path.startswith("/api/step/") and path[len("/api/step/"):].isdigit():
+                step = session.step(int(path[len("/api/step/"):]))
+                if step is None:
+                    self._json(404, {"error": "no such step"})
+                else:
+                    self._json(200, step)
+            else:
+                self._json(404, {"error": "not found"})
+
+        def do_POST(self) -> None:
+            if self.path != "/api/move":
+                self._json(404, {"error": "not found"})
+                return
+            try:
+                length = min(int(self.headers.get("Content-Length", "0")), 10_000)
+                data = json.loads(self.rfile.read(length) or b"{}")
+                index = data["index"]
+                if not isinstance(index, int) or isinstance(index, bool):
+                    raise TypeError
+            except (ValueError, KeyError, TypeError):
+                self._json(400, {"error": 'send {"index": N}, the number of a legal move'})
+                return
+            ok, message = session.choose(index)
+            self._json(200 if ok else 409, {"ok": ok, "message": message, "steps": len(session.steps)})
+
+    server = ThreadingHTTPServer((host, port), Handler)
+    server.daemon_threads = True
+    return server
