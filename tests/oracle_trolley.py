@@ -167,7 +167,7 @@ class TrolleyCar:
                 return plays + [("draw",)]
             return plays if plays else [("pass",)]
         if self.decision == "drawn_card":
-            return [("play_drawn",), ("keep",)]
+            return ([("play_drawn",)] if self.fits(self.drawn) else []) + [("keep",)]
         return []
 
     def describe(self, move: tuple) -> str:
@@ -193,12 +193,11 @@ class TrolleyCar:
             (self.hands[p] if card in self.hands[p] else self.declared[p]).remove(card)
             self._place(card)
         elif name == "draw":
-            card = self.deck.pop()              # the top is the end of the list
-            if self.fits(card):
-                self.drawn = card
-                self.decision = "drawn_card"    # same player decides
-                return
-            self.hands[p].append(card)
+            # the drawing player is always asked (play it only if it fits), so the
+            # question tells the others nothing about the hidden card
+            self.drawn = self.deck.pop()        # the top is the end of the list
+            self.decision = "drawn_card"        # same player decides
+            return
         elif name == "play_drawn":
             card, self.drawn = self.drawn, None
             self._place(card)

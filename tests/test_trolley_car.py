@@ -301,8 +301,10 @@ def test_sequence_each_player_plays_at_most_one_card_then_play_proceeds_to_the_r
     assert t.current == 2 and t.s.decision == "turn"  # one card, then the next player
     assert t.s.cards_in("hand[1]") == ["4♦"]
     t.do("draw")  # 2♠ fits nothing: kept, turn over
+    t.do("keep")
     assert t.current == 0 and t.s.decision == "turn"
     t.do("draw")  # 3♦ fits nothing either (red is at 6)
+    t.do("keep")
     assert t.current == 1  # round the table: 1, 2, 0, 1
 
 
@@ -453,8 +455,10 @@ def test_drawing_an_unplayable_card_it_is_added_to_the_hand(trolley):
     t.hand(0, ["K♠"])
     t.deck_top(["Q♥"])
     t.do("draw")
+    assert t.s.decision == "drawn_card" and t.moves() == ["keep"]  # asked all the same, but it cannot be played
+    t.do("keep")
     assert sorted(t.s.cards_in("hand[1]")) == ["2♣", "Q♥"]
-    assert t.current == 0 and t.s.decision == "turn"  # no choice to play it
+    assert t.current == 0 and t.s.decision == "turn"
 
 
 def test_drawing_with_an_empty_deck_a_player_who_can_play_must_play(trolley):
@@ -636,6 +640,7 @@ def test_declaration_played_is_no_longer_eligible_for_the_deduction(trolley):
     t.deck_top(["Q♣"])
     t.do("play(6♥)")  # player 1 plays their declaration
     t.do("draw")      # player 0: Q♣ fits nothing
+    t.do("keep")
     t.do("play(5♦)")  # player 1 plays out
     assert t.s.is_over
     # red laid 3, black 1: only player 0's declaration is still face up
@@ -655,8 +660,8 @@ def test_variant_bet_offered_only_for_a_card_matching_a_declaration_on_the_table
     t.hand(2, ["3♠"])
     assert t.labels("bet") == []  # nothing declared yet
     t.declare(0, "7♥")             # another player's red 7
-    t.declare(1, "9♠")             # one's own black 9
-    assert t.labels("bet") == ["7♥", "7♦", "9♣"]
+    t.declare(1, "9♦")             # one's own red 9
+    assert t.labels("bet") == ["7♥", "7♦"]
     t.do("bet(7♦)")
     assert t.s.cards_in("bets[1]") == ["7♦"] and "7♦" not in t.s.cards_in("hand[1]")
     assert t.current == 2 and t.s.decision == "turn"  # instead of playing a card
@@ -690,17 +695,19 @@ def test_variant_bet_deducts_5_only_while_the_matching_declaration_is_on_the_tab
     t.deck_top(["2♠", "J♠"])
     t.do("bet(7♦)")
     t.do("draw")  # player 2: 2♠ fits nothing
+    t.do("keep")
     if matching_played:
         t.do("play(7♥)")  # player 0 plays the declaration the bet matched
     else:
         t.do("draw")      # J♠ fits nothing
+        t.do("keep")
     t.do("play(8♥)")      # player 1 plays out; red is the faster line
     assert t.s.is_over
     assert t.s.scores == expected
 
 
 @pytest.mark.parametrize("black_cards, expected", [
-    (["5♣"], [2, 0 - 3, 1]),                        # red wins: the black bet earns nothing
+    (["5♣"], [2, 0, 1]),                            # red wins: the black bet earns nothing
     (["5♣", "6♣"], [2 - 3, 0 - 3, 1 - 3]),          # a tie: -3 for all, bets or not
     (["5♣", "6♣", "8♣"], [2 - 3, 0 - 5, 1]),        # black wins: the black bet earns -5
 ])
@@ -709,7 +716,7 @@ def test_variant_bet_counts_only_for_the_faster_line_and_not_in_a_tie(trolley_be
     t.line("red", ["8♦"])
     t.line("black", black_cards)
     t.declare(0, "7♠")
-    t.declare(1, "9♦")
+    t.declare(1, "9♠")
     t.take("7♣", "bets[1]")  # player 1 bet on black, matching player 0's 7♠
     t.hand(1, ["7♦"])
     t.hand(2, ["K♥"])
