@@ -46,6 +46,7 @@ class Option:
     where: object  # fn or None
     body: int  # pc
     kinds: list = attrs.Factory(list)  # the type of each parameter, for printing moves
+    span: Span = Span()  # where the move is written, for coverage reports
 
 
 @attrs.define(eq=False)
@@ -108,6 +109,7 @@ class Program:
     enums: dict = attrs.Factory(dict)  # enum name -> value names
     trigger_mask: int = 0  # families some trigger reads: only effects touching them are followed by a check
     card_slots: frozenset = frozenset()  # variable slots that hold a card
+    card_locals: frozenset = frozenset()  # local slots that hold a card or a list of cards
 
 
 def compile_model(model: Model) -> Program:
@@ -127,6 +129,7 @@ class _Compiler:
         self.choices: list = []
         self.slots: dict = {}  # Binding -> local slot
         self.env: dict = {}  # Binding -> (fn, type) for inlined parameters and typed locals
+        self.card_list_slots: set = set()  # hidden loop slots that hold a list of cards
         self.local_count = 0
 
     # ------------------------------------------------------------ universe
@@ -182,6 +185,8 @@ class _Compiler:
             trigger_mask=self._trigger_mask(),
             card_slots=frozenset(base + i for name, (base, sizes, _) in self.var_families.items()
                                  if m.vars[name].type == T.CARD for i in range(_product(sizes))),
+            card_locals=frozenset(self.card_list_slots | {
+                fn.slot for fn, t in self.env.values() if t in (T.CARD, T.CARDS) and hasattr(fn, "slot")}),
         )
 
     def _trigger_mask(self) -> int:
@@ -1096,6 +1101,8 @@ class _Compiler:
             self.env[b] = (_local(var), T.element(dt) or T.ANY)
             dom = self.domain(dfn, dt, s.domain.span)
             lst, idx = self.new_slot(), self.new_slot()
+            if T.element(dt) == T.CARD:
+                self.card_list_slots.add(lst)
             if s.start is not None:
                 start = self.expr(s.start)[0]
 
@@ -1179,7 +1186,7 @@ class _Compiler:
                     params.append((slot, self.domain(dfn, dt, p.domain.span)))
                     kinds.append(T.element(dt) or T.ANY)
                 where = self.expr(o.where)[0] if o.where is not None else None
-                option = Option(o.name, params, where, len(self.code), kinds)
+                option = Option(o.name, params, where, len(self.code), kinds, o.span)
                 choice.options.append(option)
                 self.block(o.body)
                 ends.append(self.emit(JUMP, None, span=o.span))
@@ -1311,6 +1318,7 @@ def _local(slot: int):
         return L[slot]
 
     local.src = f"L[{slot}]"
+    local.slot = slot
     return local
 
 

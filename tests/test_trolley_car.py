@@ -193,6 +193,8 @@ def test_goal_round_ends_when_deck_is_exhausted_and_nobody_can_play(trolley):
     t.empty_deck()
     assert t.moves() == ["pass"]
     t.do("pass")
+    assert not t.s.is_over  # nobody can play, which the players find out by passing in turn
+    t.do("pass")
     assert t.s.is_over
     assert t.s.scores == [2, 3]  # black laid more; nobody declared
 
