@@ -591,6 +591,7 @@ def _find_rules(path: str, log_file: str) -> str:
 def play_command(file, players, seats, seed, sets, bot_name) -> None:
     """Play FILE at the terminal: you choose the moves of your seats, bots the others'."""
     from .bots import make_bot
+    from .observe import move_seen
 
     game = _load_game(file, sets)
     n = _check_players(game, players)
@@ -607,12 +608,15 @@ def play_command(file, players, seats, seed, sets, bot_name) -> None:
             if player in bots:
                 bot = bots[player]
                 move = bot.choose(state.view(player) if bot.wants_view else None, legal)
-                click.echo(f"player {player} ({bot_name}): {state.describe(move)}")
-            else:
-                move = _ask_move(state, player, legal)
-                if move is None:
-                    click.echo("game left unfinished")
-                    return
+                before = state.clone()
+                state.apply(move)
+                # shown as the human seats may see it: a card none of them can see is a '?'
+                click.echo(f"player {player} ({bot_name}): {move_seen(before, state, move, humans)}")
+                continue
+            move = _ask_move(state, player, legal)
+            if move is None:
+                click.echo("game left unfinished")
+                return
             state.apply(move)
     except RulesRuntimeError as err:
         _fail_at_runtime(game, err, file, sets)

@@ -12,22 +12,24 @@ from __future__ import annotations
 from . import types as T
 
 
-def move_seen(before, after, move, viewer: int) -> str:
-    """``move``, made in state ``before`` and leading to ``after``, as ``viewer`` is shown it.
+def move_seen(before, after, move, viewer) -> str:
+    """``move``, made in state ``before`` and leading to ``after``, as ``viewer`` is shown it
+    (``viewer``: a player, or several players sharing one screen).
 
-    A card argument is its label if ``viewer`` sees the card before or after the move, else ``?``;
+    A card argument is its label if the viewer sees the card before or after the move, else ``?``;
     a card that lay face up for everybody (a public zone) is said where it came from:
     ``play(2♥ from declared[0])``. Nothing here depends on a card the viewer cannot see."""
+    viewers = [viewer] if isinstance(viewer, int) else sorted(viewer)
     kinds = _kinds(before, move)
     parts = []
     for i, a in enumerate(move.args):
         if i < len(kinds) and kinds[i] == T.CARD and 0 <= a < before.program.card_count:
-            if _seen(before, viewer, a):
+            if all(_seen(before, v, a) for v in viewers):
                 where = before.loc[a]
                 zone = before.program.zones[where] if where >= 0 else None
                 public = zone is None or zone.visibility == "public"
                 parts.append(before.describe_arg(move, i) + (f" from {before.card_place(a)}" if public else ""))
-            elif _seen(after, viewer, a):
+            elif all(_seen(before, v, a) or _seen(after, v, a) for v in viewers):
                 parts.append(before.describe_arg(move, i))
             else:
                 parts.append("?")

@@ -282,7 +282,9 @@ def check_flow(states: list, moves: list, player: int, rng: random.Random) -> No
     """``states[i + 1]`` is ``states[i]`` after ``moves[i]``. In a world where the cards ``player``
     never sees along these states trade places, the same moves (while they stay legal) must show
     ``player`` the same things: their view, whose decision is next, and each move as shown to them.
-    The end of the game is not compared: final scoring may depend on hidden cards."""
+    The end of the game is not compared (final scoring may depend on hidden cards), nor anything
+    from a move that draws from the random generator on: a shuffle may turn cards face up and back
+    within one move, which the states between moves do not show."""
     seen: set = set()
     for st in states:
         seen |= _visible_cards(st, player)
@@ -298,8 +300,8 @@ def check_flow(states: list, moves: list, player: int, rng: random.Random) -> No
         except RuledslError:
             return
         after = states[i + 1]
-        if after.over:
-            return
+        if after.over or after.rng != states[i].rng:
+            return  # the end, or a shuffle (cards may have shown face up during it, then gone back)
         shown, shown_there = move_seen(states[i], after, m, player), move_seen(before, world, m, player)
         here, there = observation(after, player), observation(world, player)
         if shown != shown_there or here != there:
@@ -489,6 +491,7 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
 
         try:
             play_checked(played, n, game_seed, choose, step, shrink_deadline())
+            report.longest = max(report.longest, len(moves))
             # Branch: from the rarest position this game reached, play on in other ways.
             if rare and "failed" not in clock:
                 _, fork, at = rare
@@ -507,7 +510,6 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
                 best[:] = [Failure(err.check, err.message, n, game_seed, list(moves))]
             raise
         report.examples += 1
-        report.longest = max(report.longest, len(moves))
         if progress:
             progress(report)
 
