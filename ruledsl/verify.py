@@ -305,6 +305,10 @@ def check_flow(states: list, moves: list, player: int, rng: random.Random) -> No
         shown, shown_there = move_seen(states[i], after, m, player), move_seen(before, world, m, player)
         here, there = observation(after, player), observation(world, player)
         if shown != shown_there or here != there:
+            if shown == shown_there and {**here, "legal_moves": None} == {**there, "legal_moves": None}:
+                # only the moves the player may make differ: what the hidden-information check reports
+                raise Broken("hidden information", f"player {player} deciding `{after.decision}` can tell hidden "
+                             "cards apart: moving cards they cannot see changes the legal moves in their view")
             raise Broken("information flow", _flow_message(player, states[i], m, shown, shown_there, here, there))
 
 
@@ -335,17 +339,13 @@ class OutOfTime(Exception):
     """The time budget ran out in the middle of a game."""
 
 
-# The checks that look only at the states reached: a failure of one of them is shortened by
-# replays that skip the costly checks of moves and hidden information.
-STATE_CHECKS = ("runs", "conservation", "decisions", "termination")
-
-
 def play_checked(game: Game, players: int, seed: int, choose, on_step=None, deadline: float | None = None,
-                 start: State | None = None, light: bool = False) -> State:
+                 start: State | None = None, focus: str | None = None) -> State:
     """Play one game, checking every step; ``choose(state, legal)`` gives the index of the next move,
     or None to stop early. Raises Broken on the first failure, OutOfTime past ``deadline``.
     ``start``: go on from this state of a game already checked up to it, instead of a new game.
-    ``light``: only the checks of STATE_CHECKS and the declared invariants."""
+    ``focus``: the name of one check: only it and the cheap checks run, after every move (shortening
+    a failure replays its game many times)."""
     if start is not None:
         s = start
     else:
@@ -361,11 +361,12 @@ def play_checked(game: Game, players: int, seed: int, choose, on_step=None, dead
         if deadline is not None and time.monotonic() > deadline:
             raise OutOfTime()
         legal = s.legal_moves()
-        full = not light and (step < FULL_CHECK_MOVES or step % FULL_CHECK_EVERY == 0)
-        rng = random.Random(seed * 1_000_003 + step)  # the same game, the same checks: replays find the same
-        if full:
-            check_moves(s, rng)
-            check_hidden(s, rng)
+        full = focus is None and (step < FULL_CHECK_MOVES or step % FULL_CHECK_EVERY == 0)
+        # each check has its own generator, from the seed and the step: a replay checks the same
+        if full or focus in ("listed moves apply", "unlisted moves refused"):
+            check_moves(s, random.Random(seed * 1_000_003 + step))
+        if step == len(recent_moves) == 0 and (full or focus == "hidden information"):
+            check_hidden(s, random.Random(seed * 1_000_033 + step))  # the position the setup reached
         i = choose(s, legal)
         if i is None:
             return s
@@ -374,18 +375,20 @@ def play_checked(game: Game, players: int, seed: int, choose, on_step=None, dead
         step += 1
         if on_step:
             on_step(s)
-        if full:
+        if full or focus == "save and clone":
             check_state(s)
         else:
-            check_light(s, conservation=light)
-        if light:
+            check_light(s, conservation=focus is not None)
+        if full or focus == "hidden information":
+            check_hidden(s, random.Random(seed * 1_000_033 + step))
+        if focus is not None and focus != "information flow":
             continue
         recent.append(s.clone())
         recent_moves.append(m)
         if len(recent_moves) > FLOW_WINDOW:
             del recent[0], recent_moves[0]
-        if full and s.n > 1:
-            check_flow(recent, recent_moves, step % s.n, rng)
+        if (full or focus == "information flow") and s.n > 1:
+            check_flow(recent, recent_moves, step % s.n, random.Random(seed * 1_000_037 + step))
     check_replay(s)
     return s
 
@@ -415,6 +418,7 @@ BRANCHES = 4  # games played on from the rarest position each game reached
 BRANCH_MOVES = 150  # moves each of them plays at most
 DRAWN_MOVES = 200  # moves chosen by hypothesis; a longer game goes on with a generator it seeded
 PROGRESS_SECONDS = 2.0
+HYPOTHESIS_SHRINK_SECONDS = 5.0
 
 
 def verify(game: Game, players: list | None = None, examples: int = 25, seed: int = 0, progress=None,
@@ -438,7 +442,10 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
     clock: dict = {"shown": time.monotonic()}
 
     def shrink_deadline():
-        return clock["failed"] + shrink_seconds if "failed" in clock else None
+        """Hypothesis may shrink for a third of the time (at most HYPOTHESIS_SHRINK_SECONDS);
+        ruledsl's own shortening, which deletes moves, has the rest."""
+        share = min(shrink_seconds / 3, HYPOTHESIS_SHRINK_SECONDS)
+        return clock["failed"] + share if "failed" in clock else None
 
     @hypothesis_seed(seed)
     @settings(max_examples=examples, deadline=None, database=None, print_blob=False, report_multiple_bugs=False,
@@ -490,7 +497,8 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
                 progress(report)
 
         try:
-            play_checked(played, n, game_seed, choose, step, shrink_deadline())
+            focus = best[0].check if best else None  # shrinking: replays check what broke
+            play_checked(played, n, game_seed, choose, step, shrink_deadline(), focus=focus)
             report.longest = max(report.longest, len(moves))
             # Branch: from the rarest position this game reached, play on in other ways.
             if rare and "failed" not in clock:
@@ -534,7 +542,6 @@ def minimise(game: Game, failure: Failure, deadline: float) -> tuple:
     still breaks (hypothesis shrinks the choices; this shrinks the game). Returns the shortest
     failure and whether the deadline stopped the work."""
     current = failure
-    light = failure.check in STATE_CHECKS or failure.check.startswith("invariant ")
     size = max(1, len(current.moves) // 2)
     try:
         while size >= 1:
@@ -543,7 +550,7 @@ def minimise(game: Game, failure: Failure, deadline: float) -> tuple:
             while start < len(current.moves):
                 moves = current.moves[:start] + current.moves[start + size:]
                 log = {"players": current.players, "seed": current.seed, "moves": moves}
-                broken, made = replay_log(game, log, deadline, light)
+                broken, made = replay_log(game, log, deadline, current.check)
                 if broken is not None and broken.check == current.check:
                     current = Failure(broken.check, broken.message, current.players, current.seed, moves[:made])
                     shortened = True
@@ -556,7 +563,7 @@ def minimise(game: Game, failure: Failure, deadline: float) -> tuple:
     return current, False
 
 
-def replay_log(game: Game, log: dict, deadline: float | None = None, light: bool = False):
+def replay_log(game: Game, log: dict, deadline: float | None = None, focus: str | None = None):
     """Re-run a game log with every check, up to its last move and the checks after it.
 
     Returns (Broken or None, the number of moves made)."""
@@ -573,7 +580,7 @@ def replay_log(game: Game, log: dict, deadline: float | None = None, light: bool
         return legal.index(m)
 
     try:
-        play_checked(game, log["players"], log["seed"], follow, deadline=deadline, light=light)
+        play_checked(game, log["players"], log["seed"], follow, deadline=deadline, focus=focus)
     except Broken as err:
         return err, len(made)
     return None, len(made)
