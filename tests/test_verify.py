@@ -27,6 +27,7 @@ def broken_copy(old: str, new: str, params=ONE_ROUND) -> ruledsl.Game:
 
 def assert_caught(game, check, examples: int = 20, **options):
     """``check``: the name of the check that must break, or a tuple of names that may."""
+    options.setdefault("shrink_seconds", 6)
     report = verify(game, examples=examples, seed=3, **options)
     assert report.failure is not None, "verify missed the planted bug"
     assert report.failure.check in ((check,) if isinstance(check, str) else check), report.failure
