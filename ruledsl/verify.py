@@ -1,10 +1,11 @@
 """Property-based verification of any rules file, built on hypothesis.
 
-``verify(game, ...)`` plays games from drawn seeds and player counts, choosing
-each move from ``legal_moves()`` with hypothesis, and after every step checks
-the engine's invariants (DESIGN.md) and the rules file's own ``invariant``
-declarations. A failure is shrunk by hypothesis to a short move sequence and
-returned as a :class:`Failure`, which ``to_log()`` turns into a replay file.
+``verify(game, ...)`` plays games from player counts and seeds drawn by
+hypothesis, choosing each move from ``legal_moves()``, and after every step
+checks the engine's invariants (DESIGN.md) and the rules file's own
+``invariant`` declarations. A failure is shortened to a short move sequence
+(by deleting runs of moves while the same check still breaks) and returned as
+a :class:`Failure`, which ``to_log()`` turns into a replay file.
 
 The search is not uniform: each game plays in its own style (swarm testing:
 some move names preferred, some avoided, some never chosen while another move
@@ -416,9 +417,7 @@ STYLE_WEIGHTS = (4, 0, 1, 32)
 NOVELTY = 16  # how much more likely a move no game has taken yet is, in a game that seeks them
 BRANCHES = 4  # games played on from the rarest position each game reached
 BRANCH_MOVES = 150  # moves each of them plays at most
-DRAWN_MOVES = 200  # moves chosen by hypothesis; a longer game goes on with a generator it seeded
 PROGRESS_SECONDS = 2.0
-HYPOTHESIS_SHRINK_SECONDS = 5.0
 
 
 def verify(game: Game, players: list | None = None, examples: int = 25, seed: int = 0, progress=None,
@@ -426,9 +425,9 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
     """Run the checks on ``examples`` drawn games; the report holds the shortest failure found, if any,
     and the rule coverage the games reached.
 
-    ``progress(report)`` is called after each game and every few seconds within one. Hypothesis
-    shrinks a failure towards a short move sequence, then ruledsl deletes runs of moves;
-    ``shrink_seconds`` bounds both (a game that never ends is reported as found)."""
+    ``progress(report)`` is called after each game and every few seconds within one. A failure is
+    shortened by deleting runs of moves for at most ``shrink_seconds`` (a game that never ends is
+    reported as found)."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import seed as hypothesis_seed
     from hypothesis import strategies as st
@@ -441,26 +440,23 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
     best: list = []  # the shortest failure seen: [Failure]
     clock: dict = {"shown": time.monotonic()}
 
-    def shrink_deadline():
-        """Hypothesis may shrink for a third of the time (at most HYPOTHESIS_SHRINK_SECONDS);
-        ruledsl's own shortening, which deletes moves, has the rest."""
-        share = min(shrink_seconds / 3, HYPOTHESIS_SHRINK_SECONDS)
-        return clock["failed"] + share if "failed" in clock else None
-
     @hypothesis_seed(seed)
     @settings(max_examples=examples, deadline=None, database=None, print_blob=False, report_multiple_bugs=False,
               suppress_health_check=list(HealthCheck))
     @given(st.data())
     def property_(data):
-        if "failed" in clock and time.monotonic() > shrink_deadline():
-            raise OutOfTime()
+        if "failed" in clock:
+            raise OutOfTime()  # hypothesis would only vary the seeds: ruledsl shortens the game itself
         n = data.draw(st.sampled_from(counts), label="players")
         game_seed = data.draw(st.integers(0, 2 ** 31 - 1), label="seed")
         # the style is drawn from a generator hypothesis seeds: uniform, where hypothesis favours edge values
         style = random.Random(data.draw(st.integers(0, 2 ** 32 - 1), label="seed of the game's style"))
         weights = {name: style.choice(STYLE_WEIGHTS) for name in names}
         seek = style.random() < 0.5
-        tail = random.Random(style.getrandbits(32))
+        # Moves are chosen by a generator hypothesis seeds, not drawn one by one: how a game is played
+        # depends on what earlier games covered, which hypothesis must not see as its own draws
+        # changing. Shortening is ruledsl's, by deleting moves (minimise).
+        pick = random.Random(data.draw(st.integers(0, 2 ** 32 - 1), label="seed of the moves"))
         moves: list = []
         limit = [p.limit + 1]  # a branch plays BRANCH_MOVES moves at most
         rare: list = []  # [global count of its shape, state, moves before it]: where to branch from
@@ -481,7 +477,7 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
                 if not any(ws):
                     ws = [1] * len(legal)
                 total = sum(ws)
-                r = data.draw(st.integers(0, total - 1)) if len(moves) < DRAWN_MOVES else tail.randrange(total)
+                r = pick.randrange(total)
                 i = 0
                 while r >= ws[i]:
                     r -= ws[i]
@@ -497,8 +493,7 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
                 progress(report)
 
         try:
-            focus = best[0].check if best else None  # shrinking: replays check what broke
-            play_checked(played, n, game_seed, choose, step, shrink_deadline(), focus=focus)
+            play_checked(played, n, game_seed, choose, step)
             report.longest = max(report.longest, len(moves))
             # Branch: from the rarest position this game reached, play on in other ways.
             if rare and "failed" not in clock:
@@ -509,11 +504,9 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
                     limit[0] = at + BRANCH_MOVES
                     weights.update({name: style.choice(STYLE_WEIGHTS) for name in names})
                     seek = style.random() < 0.5
-                    play_checked(played, n, game_seed, choose, step, shrink_deadline(), start=fork.clone())
+                    play_checked(played, n, game_seed, choose, step, start=fork.clone())
         except Broken as err:
             clock.setdefault("failed", time.monotonic())
-            if err.check == "termination":
-                clock["failed"] = -shrink_seconds  # a game that never ends is not shortened
             if not best or len(moves) < len(best[0].moves):
                 best[:] = [Failure(err.check, err.message, n, game_seed, list(moves))]
             raise
@@ -527,13 +520,10 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
         if not best:
             raise
     if best:
-        started = clock["failed"] if clock["failed"] > 0 else time.monotonic()
-        report.shrink_stopped = time.monotonic() > started + shrink_seconds
         if best[0].check == "termination":
-            report.failure = best[0]
+            report.failure = best[0]  # a game that never ends is not shortened
         else:
-            report.failure, stopped = minimise(game, best[0], max(time.monotonic() + 1.0, started + shrink_seconds))
-            report.shrink_stopped = report.shrink_stopped or stopped
+            report.failure, report.shrink_stopped = minimise(game, best[0], time.monotonic() + shrink_seconds)
     return report
 
 
