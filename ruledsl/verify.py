@@ -412,7 +412,7 @@ def check_light(s: State, conservation: bool = False) -> None:
         check_state(s)
 
 
-# Swarm testing: each game gives every move name a weight; the first is where hypothesis shrinks to.
+# Swarm testing: each game gives every move name one of these weights (0: never, while another move is legal).
 STYLE_WEIGHTS = (4, 0, 1, 32)
 NOVELTY = 16  # how much more likely a move no game has taken yet is, in a game that seeks them
 BRANCHES = 4  # games played on from the rarest position each game reached
