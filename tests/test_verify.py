@@ -298,3 +298,15 @@ def test_a_game_that_never_ends_is_reported_within_the_shrink_budget():
     report = verify(game, players=[5], shrink_seconds=2)
     assert time.monotonic() - started < 60
     assert report.failure.check == "termination" and len(report.failure.moves) == 2000
+
+
+def test_shortening_stops_when_its_time_is_up_and_says_so():
+    game = ruledsl.load(BEFORE_PASS)
+    report = verify(game, shrink_seconds=0)
+    assert report.failure is not None and report.failure.check == "runs"
+    assert report.shrink_stopped  # no time to shorten: the game is reported as found
+    broken, made = replay_log(game, report.failure.to_log(str(BEFORE_PASS), game.params))
+    assert broken is not None and broken.check == "runs" and made == len(report.failure.moves)
+    shortened = verify(game, shrink_seconds=30)
+    assert not shortened.shrink_stopped
+    assert len(shortened.failure.moves) <= len(report.failure.moves)
