@@ -34,7 +34,7 @@ def test_unknown_zone_is_positioned_with_a_hint():
     assert d.message == "unknown zone `hnd`"
     assert d.hint == "did you mean `hand`?"
     assert d.render().splitlines() == [
-        "mini.rules:9:25: error: unknown zone `hnd`",
+        "mini.rules:9:25: error[E200]: unknown zone `hnd`",
         "      deal 5 from deck into hnd[0]",
         "                            ^^^^^^",
         "    hint: did you mean `hand`?",
@@ -63,7 +63,7 @@ def test_rules_error_text_lists_every_diagnostic_and_a_count():
     with pytest.raises(RulesError) as info:
         ruledsl.loads(BASE + "flow { total = 1 foo() }\n", "mini.rules")
     text = str(info.value)
-    assert text.count("error:") == 2
+    assert text.count("error[") == 2
     assert text.endswith("2 errors")
 
 
