@@ -17,7 +17,9 @@ import attrs
 from . import ast as A
 from . import types as T
 from .check import Model
-from .errors import NOWHERE, RulesRuntimeError, Span
+from .assemble import diag
+from .errors import NOWHERE, RulesError, RulesRuntimeError, Span
+from .limits import MAX_CARDS
 from .rng import randbelow, shuffle
 
 # Step kinds. EFFECT changes the game and is followed by a trigger check;
@@ -137,6 +139,7 @@ class _Compiler:
         self._cards()
         self._zones()
         self._vars()
+        self._check_card_count()
         initial = []
         for c in m.cards:
             cards = self._deck(c.deck)
@@ -251,6 +254,41 @@ class _Compiler:
             return attr.labels[value]
         return str(value).lower() if isinstance(value, bool) else str(value)
 
+    def _check_card_count(self) -> None:
+        """Count the cards of every `cards` line before building them: a huge deck is refused, not built."""
+        total = 0
+        for c in self.m.cards:
+            total += self._deck_count(c.deck)
+            if total > MAX_CARDS:
+                raise RulesError([diag(self.m.texts, "E212", f"the `cards` lines make {total:,} cards or more, "
+                                       f"more than ruledsl allows (at most {MAX_CARDS:,})", c.span)])
+
+    def _deck_count(self, d) -> int:
+        """The number of cards of a deck expression, worked out without building them."""
+        m = self.m
+        if isinstance(d, A.DeckSum):
+            return self._deck_count(d.left) + self._deck_count(d.right)
+        if isinstance(d, A.DeckCopies):
+            return self._deck_count(d.term) * d.copies
+        if isinstance(d, A.DeckRef):
+            if d.name in m.decks:
+                return self._deck_count(m.decks[d.name].deck)
+            return self._deck_count(A.DeckCard(d.name, (), span=d.span))
+        kind = m.kinds[d.kind]
+        given = {f.name: f for f in d.fields}
+        count = 1
+        for name, attr in kind.attributes.items():
+            if attr.derived is not None:
+                continue
+            f = given.get(name)
+            if f is None or f.value is None:
+                count *= len(self._attr_values(attr))
+            else:
+                value = self._static(f.value, {})
+                if isinstance(value, (list, tuple, range, frozenset)):
+                    count *= len(value)
+        return count
+
     def _deck(self, d) -> list:
         """A deck expression as a list of (kind, {attribute: value}), in order."""
         m = self.m
@@ -291,7 +329,7 @@ class _Compiler:
             return list(range(len(self.m.enums[attr.type[5:]].values)))
         if attr.type == T.BOOL:
             return [False, True]
-        return list(range(attr.low, attr.high + 1))
+        return range(attr.low, attr.high + 1)
 
     def _static(self, e, names: dict):
         """Evaluate an expression that needs no game state (deck fields, derived attributes)."""
