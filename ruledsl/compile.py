@@ -392,7 +392,26 @@ class _Compiler:
     def _static_zone(self, ref: A.ZoneRef) -> int:
         base, sizes, dims = self.zone_families[ref.name]
         values = [self._static(i, {}) for i in ref.indices]
+        if not self._fits(dims, sizes, values, self.m.min_players):
+            shown = ", ".join("none" if v is None else str(v) for v in values)
+            n = self.m.min_players
+            hint = (f"a game of {n} players has players 0 to {n - 1}" if any(d[0] == "player" for d in dims)
+                    else None)
+            raise RulesError([diag(self.m.texts, "E205", f"`{ref.name}[{shown}]` is not a zone of `{ref.name}`",
+                                   ref.span, hint)])
         return base + self._flat(dims, sizes, values)
+
+    @staticmethod
+    def _fits(dims, sizes, values, players: int) -> bool:
+        """Whether constant index values name an entry of a family in every game (a player index: in
+        a game of the fewest players)."""
+        for dim, size, v in zip(dims, sizes, values):
+            if not isinstance(v, int) or isinstance(v, bool):
+                return False
+            low = dim[1] if dim[0] == "range" else 0
+            if not 0 <= v - low < (players if dim[0] == "player" else size):
+                return False
+        return True
 
     def _flat(self, dims, sizes, values) -> int:
         flat = 0
@@ -482,6 +501,7 @@ class _Compiler:
             L[slot] = p
             return fn(s, L)
 
+        score.span = d.span  # where a finding in the score is reported
         return score
 
     def _winner_keys(self) -> list:
@@ -499,6 +519,8 @@ class _Compiler:
                 L = list(s.locals)
                 L[slot] = p
                 return fn(s, L)
+
+            value.span = key.expr.span
 
             keys.append((value, key.highest))
         return keys
@@ -687,14 +709,17 @@ class _Compiler:
     def _index_fn(self, dims, sizes, indices, name, span):
         fns = [self.expr(i)[0] for i in indices]
         if all(getattr(f, "constant", False) for f in fns):
-            flat = self._flat(dims, sizes, [f(None, None) for f in fns])
-            return _const(flat)
+            values = [f(None, None) for f in fns]
+            if self._fits(dims, sizes, values, self.m.min_players):
+                return _const(self._flat(dims, sizes, values))
+            # else: checked while playing, where a bad index is a finding at this rule
         checks = []
         for dim, size in zip(dims, sizes):
             checks.append((dim[1] if dim[0] == "range" else 0, size, dim[0] == "player"))
         if len(fns) == 1 and dims[0][0] == "enum":
             return fns[0]  # enum values come only from enum-typed expressions
-        if len(fns) == 1 and dims[0][0] == "player" and "(" not in self.src(fns[0]):
+        constant = getattr(fns[0], "constant", False)
+        if len(fns) == 1 and dims[0][0] == "player" and "(" not in self.src(fns[0]) and not constant:
             v = self.src(fns[0])
 
             def outside(value):
@@ -702,7 +727,7 @@ class _Compiler:
                     _runtime(f"`{name}[...]`: the index is none", span)
                 _runtime(f"`{name}[{value}]` is outside `{name}`", span)
 
-            return self.gen(f"({v} if 0 <= {v} < s.n else {self.name_for(outside, 'bad')}({v}))")
+            return self.gen(f"({v} if {v} is not None and 0 <= {v} < s.n else {self.name_for(outside, 'bad')}({v}))")
         if len(fns) == 1:
             f = fns[0]
             low, size, is_player = checks[0]
