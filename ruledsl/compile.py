@@ -19,7 +19,7 @@ from . import types as T
 from .check import Model
 from .assemble import diag
 from .errors import NOWHERE, RulesError, RulesRuntimeError, Span
-from .limits import MAX_CARDS
+from .limits import MAX_CARDS, MAX_RANGE
 from .rng import randbelow, shuffle
 
 # Step kinds. EFFECT changes the game and is followed by a trigger check;
@@ -118,6 +118,10 @@ def compile_model(model: Model) -> Program:
 
 def _runtime(message: str, span: Span):
     raise RulesRuntimeError(message, span)
+
+
+def _text(value) -> str:
+    return "none" if value is None else repr(value) if isinstance(value, str) else str(value)
 
 
 class _Compiler:
@@ -334,7 +338,13 @@ class _Compiler:
     def _static(self, e, names: dict):
         """Evaluate an expression that needs no game state (deck fields, derived attributes)."""
         fn, _ = self.expr(e, {}, statics=names)
-        return fn(None, None)
+        try:
+            return fn(None, None)
+        except RulesRuntimeError as err:
+            reason = err.message
+        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
+            reason = str(exc)
+        raise RulesError([diag(self.m.texts, "E213", f"this value cannot be worked out: {reason}", e.span)])
 
     # ------------------------------------------------------------ zones, vars
 
@@ -584,8 +594,16 @@ class _Compiler:
             lo, _ = self.expr(e.low, statics=statics)
             hi, _ = self.expr(e.high, statics=statics)
 
+            span = e.span
+
             def rng(s, L):
-                return range(lo(s, L), hi(s, L) + 1)
+                low, high = lo(s, L), hi(s, L)
+                if not isinstance(low, int) or not isinstance(high, int):
+                    _runtime(f"a range runs from a number to a number, not from {_text(low)} to {_text(high)}", span)
+                if high - low >= MAX_RANGE:
+                    _runtime(f"the range {low}..{high} has {high - low + 1:,} values, more than ruledsl goes "
+                             f"through (at most {MAX_RANGE:,})", span)
+                return range(low, high + 1)
 
             return rng, T.RANGE
         if isinstance(e, A.IfExpr):
@@ -1099,6 +1117,9 @@ class _Compiler:
 
             def deal(st, L):
                 z, target = src(st, L), dst(st, L)
+                if z == target:  # dealing a zone into itself changes nothing
+                    count(st, L)
+                    return 0
                 pile, into, loc = st.zones[z], st.zones[target], st.loc
                 for _ in range(count(st, L)):
                     if not pile:

@@ -11,3 +11,4 @@ MAX_CARDS = 10_000  # cards in the universe, over every `cards` line
 MAX_SLOTS = 10_000  # slots of one track
 MAX_ZONES = 10_000  # zones of one zone family, e.g. zone pile[1..100, player]
 MAX_VALUES = 100_000  # values of one variable family, e.g. var seen[1..1000, player]
+MAX_RANGE = 100_000  # values of a range gone through while playing, e.g. count(each i in 1..N where ...)

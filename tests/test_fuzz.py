@@ -14,6 +14,7 @@ import random
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -263,3 +264,73 @@ def test_the_generator_makes_files_that_load_and_files_that_do_not():
 
     count()
     assert loaded >= 5 and failed >= 5, (loaded, failed)
+
+
+# ---- what the fuzzer found, kept as plain tests
+
+FOUND = """\
+game "Found"
+players 2..3
+kind k {
+  r: 1..5
+}
+kind plain {
+  x: 1..2
+}
+cards k(r: 1..5) in z
+cards plain(x: 1..2) in deck
+zone z: pile public
+zone deck: pile public
+var w[player]: int = 0
+var v: int = 0
+"""
+
+
+def finding(text: str, players: int = 2, then=None) -> ruledsl.RulesRuntimeError:
+    game = ruledsl.loads(FOUND + text, "found.rules")
+    try:
+        state = game.new_game(players, 0)
+        if then is not None:
+            then(state)
+    except ruledsl.RulesRuntimeError as err:
+        return err
+    raise AssertionError("no finding")
+
+
+def test_an_invariant_that_cannot_be_worked_out_is_a_finding():
+    err = finding("invariant inv: any(each q in players where w[q] > top(deck).r)\nflow { v = 1 }\n",
+                  then=lambda s: s.broken_invariants())
+    assert err.span.line == 15 and "a value is none" in err.message
+
+
+def test_a_score_that_is_none_is_a_finding():
+    err = finding("define score(p) = top(deck).r\nflow { v = 1 }\n", then=lambda s: s.scores)
+    assert err.span.line == 15 and "none" in err.message
+    err = finding("define score(p) = w[p]\nwinner(p): highest top(deck).r\nflow { v = 1 }\n",
+                  then=lambda s: s.winners)
+    assert err.span.line == 16 and "none" in err.message
+
+
+@pytest.mark.parametrize("index, message", [("none", "`w[...]`: the index is none"), ("2", "`w[2]` is outside `w`")])
+def test_a_constant_index_outside_the_family_is_a_finding(index, message):
+    err = finding(f"flow {{ w[{index}] = 1 }}\n")
+    assert (err.span.line, err.message) == (15, message)
+
+
+def test_cards_dealt_to_a_player_some_games_lack():
+    with pytest.raises(RulesError) as info:
+        ruledsl.loads(FOUND + "zone h[player]: row\ncards k(r: 1..2) in h[2]\nflow { v = 1 }\n", "found.rules")
+    d = info.value.diagnostics[0]
+    assert (d.code, d.line, d.message, d.hint) == ("E205", 16, "`h[2]` is not a zone of `h`",
+                                                   "a game of 2 players has players 0 to 1")
+
+
+def test_a_huge_range_while_playing_is_a_finding_not_a_hang():
+    err = finding("flow { v = count(each i in 0..1000000000 where i > 5) }\n")
+    assert err.message == ("the range 0..1000000000 has 1,000,000,001 values, more than ruledsl goes through "
+                           "(at most 100,000)")
+
+
+def test_dealing_a_zone_into_itself_changes_nothing_at_once():
+    state = ruledsl.loads(FOUND + "flow { deal 1000000000 from z into z }\n", "found.rules").new_game(2, 0)
+    assert state.is_over and len(state.cards_in("z")) == 5
