@@ -23,6 +23,7 @@ from ruledsl import RuledslError, RulesError
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 GAME_FILES = sorted(p for p in GAMES.rglob("*.rules") if p.parent.name != "lib")
+TEXTS = {p: p.read_text(encoding="utf-8") for p in GAME_FILES}  # read once: strategies must not see edits
 MOVES = 25
 # RULEDSL_FUZZ_EXAMPLES=5000 explores far more (minutes); the default keeps the suite fast.
 EXAMPLES = int(os.environ.get("RULEDSL_FUZZ_EXAMPLES", "120"))
@@ -218,7 +219,7 @@ ODD_TOKENS = ["0", "-1", "100000", "{", "}", "(", ")", "[", "]", "..", "=", ",",
 @st.composite
 def mutants(draw) -> tuple[Path, str]:
     path = draw(st.sampled_from(GAME_FILES))
-    text = path.read_text(encoding="utf-8")
+    text = TEXTS[path]
     for _ in range(draw(st.integers(1, 3))):
         if draw(st.booleans()):
             units = text.splitlines(keepends=True)
