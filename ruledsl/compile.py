@@ -19,7 +19,7 @@ from . import types as T
 from .check import Model
 from .assemble import diag
 from .errors import NOWHERE, RulesError, RulesRuntimeError, Span
-from .limits import MAX_CARDS, MAX_RANGE
+from .limits import MAX_RANGE, check_card_count, index_fits
 from .rng import randbelow, shuffle
 
 # Step kinds. EFFECT changes the game and is followed by a trigger check;
@@ -143,7 +143,7 @@ class _Compiler:
         self._cards()
         self._zones()
         self._vars()
-        self._check_card_count()
+        check_card_count(self)
         initial = []
         for c in m.cards:
             cards = self._deck(c.deck)
@@ -258,41 +258,6 @@ class _Compiler:
             return attr.labels[value]
         return str(value).lower() if isinstance(value, bool) else str(value)
 
-    def _check_card_count(self) -> None:
-        """Count the cards of every `cards` line before building them: a huge deck is refused, not built."""
-        total = 0
-        for c in self.m.cards:
-            total += self._deck_count(c.deck)
-            if total > MAX_CARDS:
-                raise RulesError([diag(self.m.texts, "E212", f"the `cards` lines make {total:,} cards or more, "
-                                       f"more than ruledsl allows (at most {MAX_CARDS:,})", c.span)])
-
-    def _deck_count(self, d) -> int:
-        """The number of cards of a deck expression, worked out without building them."""
-        m = self.m
-        if isinstance(d, A.DeckSum):
-            return self._deck_count(d.left) + self._deck_count(d.right)
-        if isinstance(d, A.DeckCopies):
-            return self._deck_count(d.term) * d.copies
-        if isinstance(d, A.DeckRef):
-            if d.name in m.decks:
-                return self._deck_count(m.decks[d.name].deck)
-            return self._deck_count(A.DeckCard(d.name, (), span=d.span))
-        kind = m.kinds[d.kind]
-        given = {f.name: f for f in d.fields}
-        count = 1
-        for name, attr in kind.attributes.items():
-            if attr.derived is not None:
-                continue
-            f = given.get(name)
-            if f is None or f.value is None:
-                count *= len(self._attr_values(attr))
-            else:
-                value = self._static(f.value, {})
-                if isinstance(value, (list, tuple, range, frozenset)):
-                    count *= len(value)
-        return count
-
     def _deck(self, d) -> list:
         """A deck expression as a list of (kind, {attribute: value}), in order."""
         m = self.m
@@ -402,7 +367,7 @@ class _Compiler:
     def _static_zone(self, ref: A.ZoneRef) -> int:
         base, sizes, dims = self.zone_families[ref.name]
         values = [self._static(i, {}) for i in ref.indices]
-        if not self._fits(dims, sizes, values, self.m.min_players):
+        if not index_fits(dims, sizes, values, self.m.min_players):
             shown = ", ".join("none" if v is None else str(v) for v in values)
             n = self.m.min_players
             hint = (f"a game of {n} players has players 0 to {n - 1}" if any(d[0] == "player" for d in dims)
@@ -410,18 +375,6 @@ class _Compiler:
             raise RulesError([diag(self.m.texts, "E205", f"`{ref.name}[{shown}]` is not a zone of `{ref.name}`",
                                    ref.span, hint)])
         return base + self._flat(dims, sizes, values)
-
-    @staticmethod
-    def _fits(dims, sizes, values, players: int) -> bool:
-        """Whether constant index values name an entry of a family in every game (a player index: in
-        a game of the fewest players)."""
-        for dim, size, v in zip(dims, sizes, values):
-            if not isinstance(v, int) or isinstance(v, bool):
-                return False
-            low = dim[1] if dim[0] == "range" else 0
-            if not 0 <= v - low < (players if dim[0] == "player" else size):
-                return False
-        return True
 
     def _flat(self, dims, sizes, values) -> int:
         flat = 0
@@ -728,7 +681,7 @@ class _Compiler:
         fns = [self.expr(i)[0] for i in indices]
         if all(getattr(f, "constant", False) for f in fns):
             values = [f(None, None) for f in fns]
-            if self._fits(dims, sizes, values, self.m.min_players):
+            if index_fits(dims, sizes, values, self.m.min_players):
                 return _const(self._flat(dims, sizes, values))
             # else: checked while playing, where a bad index is a finding at this rule
         checks = []
