@@ -17,6 +17,7 @@ from .check import Model
 from .errors import NOWHERE, RulesRuntimeError, Span
 from .layout import Layout, _product
 from .members import grown_index, members_domain, new_member, remove_member
+from .picking import best_fn, from_fn, leave_effect, pick_fn, players_fn, random_of, step_fn, tuple_fn
 from .rng import randbelow, shuffle
 
 # Step kinds. EFFECT changes the game and is followed by a trigger check;
@@ -119,6 +120,8 @@ class _Compiler(Layout):
         self.slots: dict = {}  # Binding -> local slot
         self.env: dict = {}  # Binding -> (fn, type) for inlined parameters and typed locals
         self.local_count = 0
+        self.loops: list = []  # per enclosing loop: [break jumps, continue jumps]
+        self.local = _local
 
     # ------------------------------------------------------------ the program
 
@@ -366,7 +369,13 @@ class _Compiler(Layout):
         if isinstance(e, A.Call):
             return self.call(e, statics)
         if isinstance(e, A.Aggregate):
+            if e.func in ("first", "sorted") or e.start is not None:
+                return pick_fn(self, e)
             return self.aggregate(e)
+        if isinstance(e, A.Best):
+            return best_fn(self, e)
+        if isinstance(e, A.TupleLit):
+            return tuple_fn(self, e), T.KEY
         if isinstance(e, A.Fold):
             return self.fold(e)
         if isinstance(e, A.SetLit):
@@ -428,7 +437,7 @@ class _Compiler(Layout):
         if n == "current":
             return self.gen("s.current"), T.PLAYER
         if n == "players":
-            return (lambda s, L: range(s.n)), T.PLAYERS
+            return players_fn(self), T.PLAYERS
         if n in m.params:
             v = self.params[n]
             return _const(v), T.BOOL if isinstance(v, bool) else T.INT if isinstance(v, int) else T.STR
@@ -611,6 +620,19 @@ class _Compiler(Layout):
             return anything
         raise AssertionError(f"not a card source: {t}")
 
+    def card_list(self, fn, t, span):
+        """A card or a source of cards, as a list (`a + b` of two cards is a list of two)."""
+        if t != T.CARD:
+            return self.cards(fn, t, span)
+
+        def one(s, L):
+            c = fn(s, L)
+            if c is None:
+                _runtime("`+`: one side is no card (none)", span)
+            return [c]
+
+        return one
+
     def domain(self, fn, t, span):
         """A closure giving the values a domain runs over."""
         if t in T.CARD_SOURCES or t == T.ANY:
@@ -684,12 +706,12 @@ class _Compiler(Layout):
             a, b = args[0][0], args[1][0]
             op = min if name == "min" else max
             return (lambda s, L: op(a(s, L), b(s, L))), T.INT
-        if name == "next":
+        if name in ("next", "previous"):
             f = args[0][0]
-            return (lambda s, L: (f(s, L) + 1) % s.n), T.PLAYER
-        if name == "previous":
-            f = args[0][0]
-            return (lambda s, L: (f(s, L) - 1) % s.n), T.PLAYER
+            walk = step_fn(self, 1 if name == "next" else -1, span)
+            return (lambda s, L: walk(s, f(s, L))), T.PLAYER
+        if name == "random" and T.element(args[0][1]) not in (T.CARD, None):
+            return random_of(self, *args[0], span), T.element(args[0][1])
         if name == "random":
             src = self.cards(*args[0], span)
 
@@ -769,10 +791,10 @@ class _Compiler(Layout):
         def random_(s, L):
             chosen = select(s, L)
             if not chosen:
-                _runtime("`random(...)`: there is no card to pick", span)
+                _runtime("`random(...)`: there is nothing to pick", span)
             return chosen[randbelow(s, len(chosen))]
 
-        return random_, T.CARD
+        return random_, T.element(self.expr(e.domain)[1]) or T.ANY
 
     def fold(self, e: A.Fold):
         slot, dom, where = self._quantified(e)
@@ -787,11 +809,13 @@ class _Compiler(Layout):
                     values.append(value(s, L))
             if func == "sum":
                 return sum(values)
+            if func == "list":
+                return tuple(values)
             if not values:
                 _runtime(f"`{func}(...)` of nothing", span)
             return min(values) if func == "min" else max(values)
 
-        return fold, T.INT
+        return fold, (T.KEY if func == "list" else T.INT)
 
     def binop(self, e: A.BinOp, statics):
         lf, lt = self.expr(e.left, statics=statics)
@@ -807,8 +831,8 @@ class _Compiler(Layout):
             else:
                 where = self.src(dom)
             return self.gen(f"({self.src(lf)} {op} {where})"), T.BOOL
-        if op == "+" and (lt in T.CARD_SOURCES or rt in T.CARD_SOURCES):
-            a, b = self.cards(lf, lt, span), self.cards(rf, rt, span)
+        if op == "+" and (lt in T.CARD_SOURCES or rt in T.CARD_SOURCES or T.CARD in (lt, rt)):
+            a, b = self.card_list(lf, lt, span), self.card_list(rf, rt, span)
             return (lambda s, L: list(a(s, L)) + list(b(s, L))), T.CARDS
         result, _ = T.binop(op, lt, rt)
         if op == "/":
@@ -967,16 +991,12 @@ class _Compiler(Layout):
             dom = self.domain(dfn, dt, s.domain.span)
             lst, idx = self.new_slot(), self.new_slot()
             if s.start is not None:
-                start = self.expr(s.start)[0]
+                dom = from_fn(self, self.expr(s.start)[0], s.start.span)
 
-                def begin(st, L):
-                    first = start(st, L)
-                    L[lst] = [(first + i) % st.n for i in range(st.n)]
-                    L[idx] = 0
-            else:
-                def begin(st, L):
-                    L[lst] = list(dom(st, L))
-                    L[idx] = 0
+            def begin(st, L):
+                L[lst] = list(dom(st, L))
+                L[idx] = 0
+
             self.emit(SET, begin, span=span)
             top = self.emit(JUMP_IF_NOT, lambda st, L: L[idx] < len(L[lst]), None, span=span)
 
@@ -984,14 +1004,18 @@ class _Compiler(Layout):
                 L[var] = L[lst][L[idx]]
 
             self.emit(SET, bind, span=span)
-            self.block(s.body)
+            skip = None
+            if s.where is not None:
+                skip = self.emit(JUMP_IF_NOT, self.expr(s.where)[0], None, span=s.where.span)
+            self.loop_body(s.body)
 
             def step(st, L):
                 L[idx] += 1
 
-            self.emit(SET, step, span=span)
+            self.close_loop(self.emit(SET, step, span=span), skip)
             self.emit(JUMP, top, span=span)
             self.code[top][2] = len(self.code)
+            self.end_loop()
         elif isinstance(s, A.Repeat):
             count = self.expr(s.count)[0]
             left = self.new_slot()
@@ -1006,15 +1030,23 @@ class _Compiler(Layout):
                 L[left] -= 1
 
             self.emit(SET, step, span=span)
-            self.block(s.body)
+            self.loop_body(s.body)
+            self.close_loop(top)
             self.emit(JUMP, top, span=span)
             self.code[top][2] = len(self.code)
+            self.end_loop()
         elif isinstance(s, A.While):
             cond = self.expr(s.cond)[0]
             top = self.emit(JUMP_IF_NOT, cond, None, span=span)
-            self.block(s.body)
+            self.loop_body(s.body)
+            self.close_loop(top)
             self.emit(JUMP, top, span=span)
             self.code[top][2] = len(self.code)
+            self.end_loop()
+        elif isinstance(s, A.Break):
+            self.loops[-1][1 if s.again else 0].append(self.emit(JUMP, None, span=span))
+        elif isinstance(s, A.Leave):
+            self.emit(EFFECT, leave_effect(self, s), span=span)
         elif isinstance(s, A.Turns):
             start = self.expr(s.start)[0]
             until = self.expr(s.until)[0]
@@ -1024,14 +1056,16 @@ class _Compiler(Layout):
 
             self.emit(SET, begin, span=span)
             top = self.emit(JUMP_IF_NOT, lambda st, L: not until(st, L), None, span=s.until.span)
-            self.block(s.body)
+            self.loop_body(s.body)
+            walk = step_fn(self, 1, span)
 
             def advance(st, L):
-                st.current = (st.current + 1) % st.n
+                st.current = walk(st, st.current)
 
-            self.emit(SET, advance, span=span)
+            self.close_loop(self.emit(SET, advance, span=span))
             self.emit(JUMP, top, span=span)
             self.code[top][2] = len(self.code)
+            self.end_loop()
         elif isinstance(s, A.Choose):
             actor = self.expr(s.actor)[0]
             choice = Choice(s.name, actor, [], span)
@@ -1102,6 +1136,24 @@ class _Compiler(Layout):
             self.block(proc.body)
         else:
             raise AssertionError(f"cannot compile {type(s).__name__}")
+
+    def loop_body(self, stmts) -> None:
+        """A loop's body: `break` and `continue` inside it jump to the ends this loop patches."""
+        self.loops.append([[], []])
+        self.block(stmts)
+
+    def close_loop(self, again: int, *more) -> None:
+        """`continue` (and a `where` that fails) jumps to ``again``, the loop's next round."""
+        for j in self.loops[-1][1]:
+            self.code[j][1] = again
+        for j in more:
+            if j is not None:
+                self.code[j][2] = again
+
+    def end_loop(self) -> None:
+        """`break` jumps here, past the loop."""
+        for j in self.loops.pop()[0]:
+            self.code[j][1] = len(self.code)
 
     def put(self, s: A.Put):
         cards, t = self.expr(s.cards)

@@ -145,6 +145,10 @@ def _suggest(name: str, candidates) -> str | None:
     return f"did you mean `{close[0]}`?" if close else None
 
 
+# the hidden per-player flag that says a player has left the game (declared when the rules use `leave`)
+SEATS_OUT = "#out"
+
+
 class Declarations:
     """Reading declarations into the model's tables (a part of the checker; needs ``model``,
     ``assembly`` and ``error``)."""

@@ -15,6 +15,7 @@ import attrs
 
 from . import types as T
 from .compile import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, MAX_TRIGGER_FIRINGS, SET, Program
+from .picking import descending
 from .errors import IllegalMove, ParameterError, RulesRuntimeError, SaveError, Span
 from .rng import seed_state
 
@@ -185,7 +186,7 @@ class State:
             key = []
             for fn, highest in self.program.winner_keys:
                 v = fn(self, i)
-                key.append(-v if highest else v)
+                key.append(descending(v) if highest else v)
             keys.append(tuple(key))
         best = min(keys)
         return [i for i in range(self.n) if keys[i] == best]

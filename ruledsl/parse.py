@@ -35,6 +35,7 @@ def parser() -> lark.Lark:
 RESERVED = frozenset("""
     and or not in if then else true false none each for where let put into under at deal from
     shuffle gather repeat times while turns until choose by move reveal to end once new as remove has
+    best break continue leave rejoin lowest highest
 """.split())
 
 
@@ -50,7 +51,7 @@ _READABLE = {
     "EQUAL": "'='", "DOT": "'.'", "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'",
     "PERCENT": "'%'", "ASSIGN_OP": "'=' or '+=' or '-='", "COMPARE": "a comparison",
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
-    "ORDER": "'lowest' or 'highest'", "CARD": "a card such as 7♥", "EACH": "'each'", "$END": "the end of the file",
+    "LOWEST": "'lowest'", "HIGHEST": "'highest'", "CARD": "a card such as 7♥", "EACH": "'each'", "$END": "the end of the file",
 }
 
 
@@ -220,8 +221,18 @@ class _Builder(Transformer):
         return A.Call(str(children[0]), args, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def aggregate(self, meta, func, var, domain, where):
-        return A.Aggregate(str(func), str(var), domain, where, span=self._span(meta))
+    def aggregate(self, meta, func, var, domain, start, where, order, key):
+        return A.Aggregate(str(func), str(var), domain, where, start, key, str(order or "") == "highest",
+                           span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def best(self, meta, var, domain, start, where, order, key):
+        return A.Best(str(var), domain, start, where, key, str(order or "highest") == "highest",
+                      span=self._span(meta))
+
+    @v_args(meta=True)
+    def tuple_lit(self, meta, children):
+        return A.TupleLit(tuple(children), span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def fold(self, meta, func, expr, var, domain, where):
@@ -333,8 +344,24 @@ class _Builder(Transformer):
         return A.If(tuple(branches), otherwise, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def for_stmt(self, meta, var, domain, start, body):
-        return A.For(str(var), domain, start, body, span=self._span(meta))
+    def for_stmt(self, meta, var, domain, start, where, body):
+        return A.For(str(var), domain, start, body, where, span=self._span(meta))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta, _):
+        return A.Break(span=self._span(meta))
+
+    @v_args(meta=True)
+    def continue_stmt(self, meta, _):
+        return A.Break(True, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def leave_stmt(self, meta, player):
+        return A.Leave(player, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def rejoin_stmt(self, meta, player):
+        return A.Leave(player, True, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def repeat_stmt(self, meta, count, body):
