@@ -17,6 +17,7 @@ import attrs
 
 from . import ast as A
 from . import types as T
+from .declare import SEATS_OUT
 from .members import family_of
 
 
@@ -48,7 +49,7 @@ class Layout:
 
     def _flag_slots(self) -> frozenset:
         out = set()
-        for flag_name in set(self.m.grown.values()):
+        for flag_name in set(self.m.grown.values()) | ({SEATS_OUT} & set(self.var_families)):
             base, sizes, _ = self.var_families[flag_name]
             out.update(range(base, base + _product(sizes)))
         return frozenset(out)
