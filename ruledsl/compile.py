@@ -810,7 +810,7 @@ class _Compiler(Layout):
             if func == "sum":
                 return sum(values)
             if func == "list":
-                return tuple(values)
+                return values
             if not values:
                 _runtime(f"`{func}(...)` of nothing", span)
             return min(values) if func == "min" else max(values)

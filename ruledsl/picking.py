@@ -41,9 +41,6 @@ class Descending:
     def __lt__(self, other):
         return other.value < self.value
 
-    def __hash__(self):
-        return hash(self.value)
-
 
 def descending(value):
     """``value`` with its order turned round (a number is negated)."""
@@ -117,10 +114,11 @@ def leave_effect(c, node):
 
 
 def tuple_fn(c, e):
+    """A key, kept as a list (so a saved state holds it as it is)."""
     fns = [c.expr(i)[0] for i in e.items]
     if all(getattr(f, "src", None) for f in fns):
-        return c.gen("(" + ", ".join(c.src(f) for f in fns) + ",)")
-    return lambda s, L: tuple(f(s, L) for f in fns)
+        return c.gen("[" + ", ".join(c.src(f) for f in fns) + "]")
+    return lambda s, L: [f(s, L) for f in fns]
 
 
 def _domain(c, e):

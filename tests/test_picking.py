@@ -1,0 +1,291 @@
+"""Picking, ordering and seats: `best ... by`, keys, `first`/`sorted`/`list`, `leave`/`rejoin`,
+`break`/`continue`, `for ... where`, `random` over any domain, and `card + card`."""
+
+import json
+import textwrap
+
+import pytest
+
+import ruledsl
+from ruledsl import RulesError
+
+HEAD = textwrap.dedent("""\
+    game "Picks"
+    players 2..4
+    limit 100 moves
+    enum suit { clubs, hearts }
+    kind card { suit: suit  rank: 1..5  show "{rank}{suit}" }
+    cards card(suit: each, rank: each) in deck
+    zone deck: pile hidden
+    zone hand[player]: row public
+    zone out: pile public
+    var n[player]: int = 0
+    var who: player
+    var other: player
+    var picked: card
+    var total: int = 0
+    """)
+
+
+def game(body: str, extra: str = ""):
+    return ruledsl.loads(HEAD + textwrap.dedent(extra) + "flow {\n" + textwrap.dedent(body) + "\n"
+                         "choose wait by 0 { move done { end game } } }\n", "picks.rules")
+
+
+def run(body: str, extra: str = "", players: int = 3, seed: int = 1):
+    return game(body, extra).new_game(players, seed)
+
+
+def errors(text: str) -> list:
+    with pytest.raises(RulesError) as info:
+        ruledsl.loads(HEAD + textwrap.dedent(text), "picks.rules")
+    return info.value.diagnostics
+
+
+def label(s, c):
+    return s.card_label(c)
+
+
+# ---- best ... by
+
+
+def test_best_picks_the_highest_key_and_the_first_on_a_tie():
+    s = run("""
+        n[0] = 4
+        n[1] = 5
+        n[2] = 5
+        who = best p in players by n[p]
+        picked = best c in deck by c.rank
+    """)
+    assert s.get_var("who") == 1
+    deck = s.zones[s.program.zone_families["deck"][0]]
+    fives = [c for c in deck if s.program.card_attrs["rank"][c] == 5]
+    assert len(fives) == 2 and s.get_var("picked") == fives[0]  # the one nearer the bottom
+
+
+def test_best_ties_go_to_the_first_in_the_walk_from_the_given_player():
+    s = run("""
+        for p in players { n[p] = 1 }
+        who = best p in players from 2 by n[p]
+    """)
+    assert s.get_var("who") == 2
+
+
+def test_best_by_lowest_and_with_where():
+    s = run("""
+        picked = best c in deck where c.suit == hearts by lowest c.rank
+    """)
+    assert label(s, s.get_var("picked")) == "1hearts"
+
+
+def test_best_of_nothing_is_none():
+    s = run("""
+        picked = best c in deck where c.rank > 9 by c.rank
+        if picked == none { total = 7 }
+    """)
+    assert s.get_var("total") == 7
+
+
+def test_a_key_of_several_parts_compares_the_first_part_first():
+    s = run("""
+        let lead = hearts
+        picked = best c in deck by (c.suit == lead, c.rank)
+        if (1, 5) < (2, 0) and (1, 2) < (1, 2, 0) and (true, 1) > (false, 9) { total = 1 }
+    """)
+    assert label(s, s.get_var("picked")) == "5hearts"
+    assert s.get_var("total") == 1
+
+
+def test_sorted_orders_cards_by_a_key_and_keeps_ties_in_place():
+    s = run("""
+        put sorted(each c in deck by highest (c.rank % 2, c.rank)) into out
+    """)
+    cards = [label(s, c) for c in s.zones[s.program.zone_families["out"][0]]]
+    assert cards == ["5clubs", "5hearts", "3clubs", "3hearts", "1clubs", "1hearts",
+                     "4clubs", "4hearts", "2clubs", "2hearts"]
+
+
+def test_list_makes_a_key_from_a_domain():
+    s = run("""
+        deal 3 from deck into hand[0]
+        deal 3 from deck into hand[1]
+        let a = list(c.rank for each c in sorted(each c in hand[0] by highest c.rank))
+        let b = list(c.rank for each c in sorted(each c in hand[1] by highest c.rank))
+        if a > b { who = 0 } else { who = 1 }
+    """, seed=5)
+    ranks = [sorted((s.program.card_attrs["rank"][c] for c in s.zones[s.program.zone_families["hand"][0] + p]),
+                    reverse=True) for p in (0, 1)]
+    assert s.get_var("who") == (0 if ranks[0] > ranks[1] else 1)
+
+
+def test_winner_ranks_by_a_key():
+    g = game("""
+        n[1] = 3
+        n[2] = 3
+        leave 1
+    """, "winner(p): highest (p in players, n[p])\n")
+    s = g.new_game(3, 1)
+    s.apply("done")
+    assert s.winners == [2]
+
+
+def test_key_errors_name_the_problem():
+    diags = errors("""
+        flow {
+          who = best p in players by hand[p]
+          if (1, 2) < 3 { total = 1 }
+          let k = sorted(each p in players by n[p])
+        }
+    """)
+    text = "\\n".join(d.message for d in diags)
+    assert "the key of `best` should be a number, true/false or a key" in text
+    assert "'<' compares a key with a key" in text
+    assert "`sorted` gives cards; this domain holds a player" in text
+
+
+# ---- first, random over any domain, card + card
+
+
+def test_first_finds_the_next_player_who_meets_a_condition():
+    s = run("""
+        n[0] = 1
+        n[3] = 1
+        who = first(each q in players from next(0) where n[q] > 0)
+    """, players=4)
+    assert s.get_var("who") == 3
+
+
+def test_random_picks_a_player_and_a_number_with_the_games_generator():
+    g = game("""
+        who = random(players)
+        total = random(each k in 1..6)
+        other = random(each p in players where p != who)
+    """)
+    seen = set()
+    for seed in range(12):
+        s = g.new_game(3, seed)
+        again = g.new_game(3, seed)
+        values = [s.get_var(v) for v in ("who", "total", "other")]
+        assert values == [again.get_var(v) for v in ("who", "total", "other")]
+        assert 1 <= values[1] <= 6 and values[2] != values[0]
+        seen.add(values[0])
+    assert seen == {0, 1, 2}
+
+
+def test_two_single_cards_make_a_list():
+    s = run("""
+        put top(deck) + bottom(deck) into out
+    """)
+    assert [label(s, c) for c in s.zones[s.program.zone_families["out"][0]]] == ["5hearts", "1clubs"]
+
+
+def test_random_in_a_define_is_refused():
+    diags = errors("""
+        define pick = random(players)
+        flow { }
+    """)
+    assert any("`random`" in d.message and d.code == "E206" for d in diags)
+
+
+# ---- leave and rejoin
+
+
+def test_players_who_left_are_skipped_by_players_next_for_and_turns():
+    g = game("""
+        leave 1
+        for p in players { n[p] += 1 }
+        for p in players from 1 {
+          if total == 0 { who = p }
+          total += 1
+        }
+        turns from 0 until n[0] > 2 {
+          n[current] += 1
+        }
+    """)
+    s = g.new_game(4, 1)
+    assert [s.get_var(f"n[{p}]") for p in range(4)] == [3, 0, 2, 2]
+    assert s.get_var("total") == 3 and s.get_var("who") == 2  # the walk from seat 1, who left, starts at 2
+    assert g.new_game(4, 1).get_var("who") == 2
+    assert s.get_var("who") == s.view(0)["vars"]["who"]
+    assert not any(name.startswith("#") for name in s.view(0)["vars"])
+
+
+def test_rejoin_brings_a_player_back_and_saves_carry_who_is_out():
+    g = game("""
+        leave 0
+        leave 2
+        rejoin 0
+        total = count(each p in players)
+    """)
+    s = g.new_game(3, 1)
+    assert s.get_var("total") == 2
+    loaded = g.state_from_json(s.to_json())
+    assert loaded == s
+    assert loaded.clone() == s
+
+
+def test_next_with_nobody_left_is_a_runtime_finding():
+    g = game("""
+        for p in players { leave p }
+        who = next(0)
+    """)
+    with pytest.raises(ruledsl.RulesRuntimeError) as info:
+        g.new_game(2, 1)
+    assert "no player is left" in str(info.value)
+
+
+def test_games_without_leave_have_no_hidden_seat_flags():
+    assert "#out[0]" not in game("total = 1").program.var_names
+    assert "#out[0]" in game("leave 0").program.var_names
+
+
+# ---- loops
+
+
+def test_break_and_continue_in_every_kind_of_loop():
+    s = run("""
+        for c in deck {
+          if c.rank == 2 { continue }
+          if c.rank == 4 { break }
+          total += c.rank          # 1 + 3
+        }
+        repeat 5 times {
+          n[0] += 1
+          if n[0] == 2 { break }
+        }
+        while true {
+          n[1] += 1
+          if n[1] < 3 { continue }
+          break
+        }
+        turns from 0 until false {
+          n[2] += 1
+          if current == 1 { break }
+        }
+    """)
+    assert s.get_var("total") == 4
+    assert [s.get_var(f"n[{p}]") for p in range(3)] == [2, 3, 2]  # turns: players 0 and 1
+
+
+def test_for_where_is_tested_when_the_value_comes():
+    s = run("""
+        for p in players where n[p] == 0 {
+          n[p] = 1
+          n[2] = 5       # player 2's turn is skipped: the condition is tested then
+        }
+    """)
+    assert [s.get_var(f"n[{p}]") for p in range(3)] == [1, 1, 5]
+
+
+def test_break_outside_a_loop_is_an_error_with_its_position():
+    diags = errors("""
+        procedure p() { break }
+        flow {
+          continue
+          for q in players { reveal hand[q] to q { break } }
+          repeat 2 times { at once { break } }
+          for q in players { break }
+        }
+    """)
+    assert [(d.code, d.line) for d in diags] == [("E206", 16), ("E206", 18), ("E206", 19), ("E206", 20)]
+    assert "`continue` is not inside a loop" in diags[1].message
