@@ -204,6 +204,17 @@ class Put(Stmt):
 
 
 @node
+class PutEach(Stmt):
+    """``put each hand[p] into hand[next(p)] for p in players``: every source zone's cards go
+    onto its target, all taken before any is placed."""
+
+    source: ZoneRef
+    target: ZoneRef
+    var: str
+    domain: Expr
+
+
+@node
 class Deal(Stmt):
     count: Expr
     source: ZoneRef

@@ -332,12 +332,23 @@ class _Checker(Declarations):
             if not (T.fits(t, T.CARD) or T.fits(t, T.CARDS)):
                 self.error("E202", f"`put` moves a card or cards, not {T.describe(t)}", s.cards)
             zt = self.zone_ref(s.zone, scope)
-            if s.at is not None:
+            if _at_random(s):
+                if zt == T.TRACK:
+                    self.error("E202", "`at random` buries a card in a pile or row; a track's slot is a number",
+                               s.at, "pick a slot with random(each k in 0..N)")
+            elif s.at is not None:
                 if zt not in (T.TRACK, T.ANY):
-                    self.error("E202", "`at` names a slot; only a track has slots", s.at)
+                    self.error("E202", "`at` names a slot; only a track has slots", s.at,
+                               "`at random` puts a card at a random depth of a pile")
                 self.expect(self.expr(s.at, scope), T.INT, s.at, "a slot")
             elif zt == T.TRACK:
                 self.error("E202", f"a card goes into a track at a slot: put ... into {s.zone.name}[...] at SLOT", s)
+        elif isinstance(s, A.PutEach):
+            inner = self._bind_domain(s, scope, False, False)
+            for ref in (s.source, s.target):
+                zt = self.zone_ref(ref, inner)
+                if zt == T.TRACK:
+                    self.error("E202", "`put each` moves piles and rows, not tracks", ref)
         elif isinstance(s, A.Deal):
             self.expect(self.expr(s.count, scope), T.INT, s.count, "the number of cards dealt")
             for ref in (s.source, s.target):
@@ -813,6 +824,11 @@ class _Checker(Declarations):
                 self.error("E202", f"`{e.name}` needs {' or '.join(T.describe(w) for w in allowed)} here, "
                                    f"not {T.describe(t)}", a)
         return result
+
+
+def _at_random(s) -> bool:
+    """`put c into stock at random`: a random depth of a pile."""
+    return isinstance(s.at, A.Name) and s.at.name == "random"
 
 
 def _first_leave(items):

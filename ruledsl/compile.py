@@ -17,6 +17,7 @@ from .check import Model
 from .errors import NOWHERE, RulesRuntimeError, Span
 from .layout import Layout, _product
 from .members import grown_index, members_domain, new_member, remove_member
+from .picking import put_each_effect
 from .picking import best_fn, from_fn, leave_effect, pick_fn, players_fn, random_of, step_fn, tuple_fn
 from .rng import randbelow, shuffle
 
@@ -923,6 +924,8 @@ class _Compiler(Layout):
             self.emit(SET, let, span=span)
         elif isinstance(s, A.Put):
             self.emit(EFFECT, self.put(s), span=span)
+        elif isinstance(s, A.PutEach):
+            self.emit(EFFECT, put_each_effect(self, s), span=span)
         elif isinstance(s, A.Deal):
             count = self.expr(s.count)[0]
             src, dst = self.zone_ref(s.source), self.zone_ref(s.target)
@@ -1161,7 +1164,8 @@ class _Compiler(Layout):
         zones = self.zone_list
         span = s.span
         under = s.under
-        at = self.expr(s.at)[0] if s.at is not None else None
+        bury = isinstance(s.at, A.Name) and s.at.name == "random" and s.at not in self.m.bindings
+        at = self.expr(s.at)[0] if s.at is not None and not bury else None
         single = t in (T.CARD, T.NONE)
         source = None if single else self.cards(cards, t, span)
 
@@ -1184,7 +1188,9 @@ class _Compiler(Layout):
                 st.places[place] = c
                 st.loc[c] = -place - 1
                 return changed | place_bit[place]
-            if under:
+            if bury:
+                st.zones[z].insert(randbelow(st, len(st.zones[z]) + 1), c)
+            elif under:
                 st.zones[z].insert(0, c)
             else:
                 st.zones[z].append(c)

@@ -313,6 +313,10 @@ class _Builder(Transformer):
         return A.Put(cards, str(place.children[0]) == "under", zone, at, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
+    def put_each(self, meta, _each, source, target, var, domain):
+        return A.PutEach(source, target, str(var), domain, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
     def deal(self, meta, count, source, target):
         return A.Deal(count, source, target, span=self._span(meta))
 

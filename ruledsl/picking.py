@@ -123,7 +123,7 @@ def tuple_fn(c, e):
 
 def _domain(c, e):
     """(slot, domain fn, where fn or None, element type) of a binder with an optional `from`."""
-    b = c._binding(e, e.var)
+    b = c._binding(getattr(e, "node", e), e.var)
     slot = c.slot(b)
     dfn, dt = c.expr(e.domain)
     elem = T.element(dt) or T.ANY
@@ -220,3 +220,39 @@ def random_of(c, fn, t, span):
         return options[randbelow(s, len(options))]
 
     return pick
+
+
+# ---------------------------------------------------------------- moving many zones at once
+
+
+def put_each_effect(c, node):
+    """`put each A[x] into B[f(x)] for x in D`: take every source's cards first, then place them."""
+    slot, dom, _, _ = _domain(c, _Binder(node))
+    source, target = c.zone_ref(node.source), c.zone_ref(node.target)
+    zones, span = c.zone_list, node.span
+
+    def put_each(s, L):
+        pairs = []
+        for v in dom(s, L):
+            L[slot] = v
+            pairs.append((source(s, L), target(s, L)))
+        taken = []
+        for z, t in pairs:
+            if zones[z].places or zones[t].places:
+                _runtime("`put each` moves piles and rows, not tracks", span)
+            taken.append((list(s.zones[z]), t))
+            s.zones[z].clear()
+        for cards, t in taken:
+            s.zones[t].extend(cards)
+            for card in cards:
+                s.loc[card] = t
+        return -1
+
+    return put_each
+
+
+class _Binder:
+    """A `put each` seen as a binder: its variable and domain, without `from` or `where`."""
+
+    def __init__(self, node):
+        self.node, self.var, self.domain, self.start, self.where = node, node.var, node.domain, None, None

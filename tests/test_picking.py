@@ -289,3 +289,61 @@ def test_break_outside_a_loop_is_an_error_with_its_position():
     """)
     assert [(d.code, d.line) for d in diags] == [("E206", 16), ("E206", 18), ("E206", 19), ("E206", 20)]
     assert "`continue` is not inside a loop" in diags[1].message
+
+
+# ---- moving many zones at once; burying a card
+
+
+def test_put_each_passes_every_hand_to_the_next_player_at_once():
+    g = game("""
+        for p in players { deal 2 from deck into hand[p] }
+        put each hand[p] into hand[next(p)] for p in players
+    """)
+    s = g.new_game(3, 1)
+    hands = [s.program.zone_families["hand"][0] + p for p in range(3)]
+    before = ruledsl.loads(HEAD + "flow { for p in players { deal 2 from deck into hand[p] }\n"
+                           "choose wait by 0 { move done { end game } } }\n").new_game(3, 1)
+    assert [s.zones[hands[(p + 1) % 3]] for p in range(3)] == [before.zones[h] for h in hands]
+    assert all(s.loc[c] == hands[(p + 1) % 3] for p in range(3) for c in s.zones[hands[(p + 1) % 3]])
+    assert all(len(where) == 1 for where in s.card_locations().values())
+
+
+def test_put_each_skips_players_who_left_and_joins_zones_that_meet():
+    s = run("""
+        for p in players { deal 1 from deck into hand[p] }
+        leave 1
+        put each hand[p] into out for p in players
+    """)
+    out = s.zones[s.program.zone_families["out"][0]]
+    hands = [s.zones[s.program.zone_families["hand"][0] + p] for p in range(3)]
+    assert len(out) == 2 and len(hands[1]) == 1 and not hands[0] and not hands[2]
+
+
+def test_at_random_buries_a_card_at_a_depth_drawn_by_the_generator():
+    g = game("""
+        put bottom(deck) into out
+        put top(out) into deck at random
+    """)
+    depths = set()
+    for seed in range(20):
+        s = g.new_game(2, seed)
+        deck = s.zones[s.program.zone_families["deck"][0]]
+        assert len(deck) == 10 and sorted(deck) == list(range(10))
+        depths.add(deck.index(0))  # card 0 was the bottom card
+        assert g.new_game(2, seed).zones == s.zones  # the same seed buries it at the same depth
+    assert len(depths) > 3
+
+
+def test_put_each_and_at_random_errors():
+    diags = errors("""
+        zone line: track(4) public
+        flow {
+          put each line into hand[p] for p in players
+          put top(deck) into line at random
+          put top(deck) into out at 2
+        }
+    """)
+    messages = [d.message for d in diags]
+    assert any("`put each` moves piles and rows, not tracks" in m for m in messages)
+    assert any("`at random` buries a card in a pile or row" in m for m in messages)
+    assert any("only a track has slots" in m and "at random" in (d.hint or "") for m, d in zip(messages, diags))
