@@ -163,8 +163,10 @@ class Declarations:
                     break
             else:
                 what = type(new).__name__.removesuffix("Def").lower()
+                same = [getattr(old, "name", None) for old in items if type(old) is type(new)]
+                hint = _suggest(getattr(new, "name", ""), [n for n in same if n])
                 self.error("E210", f"`replace` names {what} `{getattr(new, 'name', '')}`, which the base file does not define",
-                           rep, "to add a new definition, leave out `replace`")
+                           rep, hint or "to add a new definition, leave out `replace`")
         return items
 
     def _declare(self, item) -> None:

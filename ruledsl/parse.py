@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
+import re
 from pathlib import Path
 
 import lark
@@ -90,6 +92,15 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, text: str, path: str) ->
         expected = sorted({_readable(t) for t in err.expected})
         message = f"unexpected {_found(token)}; expected " + _join(expected)
         hint = _hint_for(token, err.expected)
+        before = text[:getattr(token, "start_pos", None) or 0]
+        single = re.search(r"\bplayers\s+(\d+)\s*$", before) if expected == ["'..'"] else None
+        if single is not None:  # `players 2`: say so at that line, not at the next one
+            line = before.count("\n", 0, single.start(1)) + 1
+            col = single.start(1) - (before.rfind("\n", 0, single.start(1)) + 1) + 1
+            n = single.group(1)
+            message = "`players` takes a range of player counts, not one number"
+            hint = f"write `players {n}..{n}` for exactly {n} players"
+            err.token = single.group(1)
         if token is not None and token.type == "$END":
             lines = text.splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
@@ -109,6 +120,13 @@ def _hint_for(token, expected) -> str | None:
         return "to compare two values, write `==`"
     if token.type not in ("NAME", "INT", "STRING") and value.isidentifier() and "NAME" in expected:
         return f"`{value}` is a word of the language; choose another name"
+    if token.type == "COMPARE":
+        return "comparisons do not chain: write `a < b and b < c`"
+    if token.type == "NAME":
+        words = [w for w in (_readable(t).strip("'") for t in expected) if w.isidentifier()]
+        close = difflib.get_close_matches(value, words, n=1, cutoff=0.6)
+        if close:
+            return f"did you mean `{close[0]}`?"
     return None
 
 

@@ -347,3 +347,36 @@ def test_put_each_and_at_random_errors():
     assert any("`put each` moves piles and rows, not tracks" in m for m in messages)
     assert any("`at random` buries a card in a pile or row" in m for m in messages)
     assert any("only a track has slots" in m and "at random" in (d.hint or "") for m, d in zip(messages, diags))
+
+
+# ---- messages that used to mislead
+
+
+def syntax(text: str):
+    with pytest.raises(RulesError) as info:
+        ruledsl.loads(text, "m.rules")
+    [d] = info.value.diagnostics
+    return d
+
+
+def test_a_single_player_count_is_reported_at_its_own_line():
+    d = syntax('game "x"\nplayers 3\n\nflow { }\n')
+    assert (d.line, d.column) == (2, 9)
+    assert d.message == "`players` takes a range of player counts, not one number"
+    assert d.hint == "write `players 3..3` for exactly 3 players"
+
+
+def test_a_misspelled_keyword_gets_a_did_you_mean():
+    d = syntax('game "x"\nflwo { }\n')
+    assert (d.line, d.hint) == (2, "did you mean `flow`?")
+
+
+def test_chained_comparisons_say_that_they_do_not_chain():
+    d = syntax('game "x"\nflow { if 1 < 2 < 3 { } }\n')
+    assert d.hint == "comparisons do not chain: write `a < b and b < c`"
+
+
+def test_max_is_not_said_to_add_up():
+    diags = errors("flow { total = max(hand[p] for each p in players) }\n")
+    assert any("what `max` compares" in d.message for d in diags)
+    assert not any("add" in d.message for d in diags)
