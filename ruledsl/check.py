@@ -499,7 +499,7 @@ class _Checker(Declarations):
                            node, f"write {name}[{', '.join(_dim_word(d) for d in dims)}]")
         for dim, expr in zip(dims, given):
             t = self.expr(expr, scope)
-            want = T.PLAYER if dim[0] == "player" else T.enum(dim[1]) if dim[0] == "enum" else T.INT
+            want = {"player": T.PLAYER, "card": T.CARD}.get(dim[0]) or (T.enum(dim[1]) if dim[0] == "enum" else T.INT)
             self.expect(t, want, expr, f"the index of `{name}`")
             if dim[0] == "grow" and _is_constant(expr, self.model):
                 value = self._const(expr)

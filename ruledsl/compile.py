@@ -130,16 +130,16 @@ class _Compiler(Layout):
         m = self.m
         self.params = {name: info.value for name, info in m.params.items()}
         self._cards()
-        self._zones()
-        self._vars()
-        initial = []
-        for c in m.cards:
+        dealt = []
+        for c in m.cards:  # the card universe first: a family indexed by card is as large as it
             cards = self._deck(c.deck)
-            zid = self._static_zone(c.zone)
-            ids = list(range(self.card_total, self.card_total + len(cards)))
+            dealt.append(list(range(self.card_total, self.card_total + len(cards))))
             for kind, values in cards:
                 self._add_card(kind, values)
-            initial.append((zid, ids))
+        m.card_count = self.card_total
+        self._zones()
+        self._vars()
+        initial = [(self._static_zone(c.zone), ids) for c, ids in zip(m.cards, dealt)]
         var_init = []
         for var in m.vars.values():
             if var.name in m.grown and not var.name.startswith("#"):

@@ -131,10 +131,13 @@ class Model:
     grown: dict = attrs.Factory(dict)  # zone or variable family with a growing index -> its "#F" flags
     member_refs: dict = attrs.Factory(dict)  # `F[...].m` Attr node -> the member family "F.m"
     kinds_in_play: set = attrs.Factory(set)  # kinds some `cards ... in` declaration puts in the game
+    card_count: int = 0  # the number of cards in the game, known once the compiler expands the decks
 
     def dim_size(self, dim: tuple) -> int:
         if dim[0] == "player":
             return self.max_players
+        if dim[0] == "card":
+            return self.card_count  # set by the compiler once the decks are expanded
         if dim[0] == "enum":
             return len(self.enums[dim[1]].values)
         return dim[2] - dim[1] + 1  # a range, or the most members of a growing index
@@ -312,11 +315,13 @@ class Declarations:
                 dims.append(("range", low, max(low, high)))
             elif d.name == "player":
                 dims.append(("player",))
+            elif d.name == "card":
+                dims.append(("card",))
             elif d.name in self.model.enums:
                 dims.append(("enum", d.name))
             else:
-                self.error("E200", f"unknown index `{d.name}`: an index is `player`, an enum or a range like 1..10",
-                           d, _suggest(d.name, list(self.model.enums) + ["player"]))
+                self.error("E200", f"unknown index `{d.name}`: an index is `player`, `card`, an enum or a range "
+                                   "like 1..10", d, _suggest(d.name, list(self.model.enums) + ["player", "card"]))
                 dims.append(("range", 0, 0))
         return dims
 
@@ -458,8 +463,8 @@ class Declarations:
                            seen_vis[0], f"give it one zone per player: zone {item.name}[player]")
 
 def _dim_word(dim: tuple) -> str:
-    if dim[0] == "player":
-        return "player"
+    if dim[0] in ("player", "card"):
+        return dim[0]
     if dim[0] == "enum":
         return dim[1]
     if dim[0] == "grow":

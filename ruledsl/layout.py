@@ -196,6 +196,9 @@ class Layout:
     def _index_text(self, dim, i) -> str:
         if dim[0] == "player":
             return str(i)
+        if dim[0] == "card":  # a card's label, with its id when copies share the label: `used[S3 #11]`
+            label = self.card_labels[i]
+            return label if self.card_labels.count(label) == 1 else f"{label} #{i}"
         if dim[0] == "enum":
             return self.m.enums[dim[1]].values[i]
         return str(dim[1] + i)
