@@ -310,9 +310,11 @@ class Reveal(Stmt):
 
 @node
 class AtOnce(Stmt):
-    """Effects that happen together: triggers are checked after the whole block, not inside it."""
+    """Effects that happen together: triggers are checked after the whole block, not inside it.
+    ``setup { ... }`` is the same, and may ask players to decide."""
 
     body: tuple
+    setup: bool = False
 
 
 @node

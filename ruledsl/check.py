@@ -433,8 +433,9 @@ class _Checker(Declarations):
             self.expect(self.expr(s.to, scope), T.PLAYER, s.to, "the player who sees")
             self.loop_block(s.body, scope, in_trigger, loops=0)
         elif isinstance(s, A.AtOnce):
-            if _contains_choice(s.body, m.procedures):
-                self.error("E206", "`at once` cannot ask a player to choose; its effects happen together", s)
+            if not s.setup and _contains_choice(s.body, m.procedures):
+                self.error("E206", "`at once` cannot ask a player to choose; its effects happen together", s,
+                           "to keep triggers quiet while players decide, use `setup { ... }`")
             self.loop_block(s.body, scope, in_trigger, loops=0)
         elif isinstance(s, A.New):
             zone = self._growing(s.zone, scope, whole=False)

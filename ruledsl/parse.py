@@ -37,7 +37,7 @@ def parser() -> lark.Lark:
 RESERVED = frozenset("""
     and or not in if then else true false none each for where let put into under at deal from
     shuffle gather repeat times while turns until choose by move reveal to end once new as remove has
-    best break continue leave rejoin lowest highest
+    best break continue leave rejoin setup lowest highest
 """.split())
 
 
@@ -419,6 +419,10 @@ class _Builder(Transformer):
     @v_args(meta=True, inline=True)
     def at_once(self, meta, body):
         return A.AtOnce(body, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def setup_block(self, meta, body):
+        return A.AtOnce(body, True, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def new_stmt(self, meta, zone, var):

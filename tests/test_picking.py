@@ -424,3 +424,42 @@ def test_a_card_index_must_be_a_card():
         flow { used[1] = true }
     """)
     assert any(d.code == "E202" and "the index of `used`" in d.message for d in diags)
+
+
+# ---- setup: triggers wait until the deal is done
+
+
+TRIGGER = """
+trigger refill for p in players when size(hand[p]) == 1 and n[p] == 0 { n[p] = 1 }
+"""
+
+
+def test_triggers_fire_during_a_deal_but_not_inside_setup():
+    deal = "repeat 2 times { for p in players { deal 1 from deck into hand[p] } }"
+    plain = run(deal, TRIGGER)
+    quiet = run("setup { " + deal + " }", TRIGGER)
+    assert [plain.get_var(f"n[{p}]") for p in range(3)] == [1, 1, 1]
+    assert [quiet.get_var(f"n[{p}]") for p in range(3)] == [0, 0, 0]
+
+
+def test_triggers_are_checked_when_setup_ends_and_setup_may_ask_players():
+    g = game("""
+        setup {
+          deal 1 from deck into hand[0]
+          choose keep by 0 { move yes { total = 1 } move no { deal 1 from deck into hand[0] } }
+        }
+        deal 1 from deck into hand[1]
+    """, TRIGGER)
+    s = g.new_game(2, 1)
+    s.apply("yes")
+    assert s.get_var("n[0]") == 1 and s.get_var("n[1]") == 1  # player 0's after the block, 1's at once
+    s = g.new_game(2, 1)
+    s.apply("no")
+    assert s.get_var("n[0]") == 0  # two cards by the end of setup: the condition never held outside it
+
+
+def test_at_once_with_a_decision_points_to_setup():
+    diags = errors("""
+        flow { at once { choose x by 0 { move a { } } } }
+    """)
+    assert any("use `setup { ... }`" in (d.hint or "") for d in diags)
