@@ -463,3 +463,23 @@ def test_at_once_with_a_decision_points_to_setup():
         flow { at once { choose x by 0 { move a { } } } }
     """)
     assert any("use `setup { ... }`" in (d.hint or "") for d in diags)
+
+
+# ---- a house that is not a seat (the example of docs/language.md 11.9)
+
+
+def test_the_house_example_of_the_docs_runs_for_one_player():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    example = text.split("### 11.9", 1)[1].split("```rules\n", 1)[1].split("```", 1)[0]
+    g = ruledsl.loads(example, "house.rules")
+    outcomes = set()
+    for seed in range(15):
+        s = g.new_game(1, seed)
+        while not s.is_over:
+            s.apply("stand")
+        house = [s.program.card_attrs["rank"][c] for c in s.zones[s.program.zone_families["house"][0]]]
+        assert sum(min(r, 10) for r in house) >= 17  # the house drew to 17 by its fixed rule
+        outcomes.add(s.scores[0])
+    assert outcomes == {0, 1}
