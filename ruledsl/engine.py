@@ -15,8 +15,9 @@ import attrs
 
 from . import types as T
 from .compile import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, MAX_TRIGGER_FIRINGS, SET, Program
-from .picking import descending
+from .declare import SEATS_OUT
 from .errors import IllegalMove, ParameterError, RulesRuntimeError, SaveError, Span
+from .picking import descending
 from .rng import seed_state
 
 MAX_STEPS_PER_MOVE = 200_000
@@ -358,6 +359,9 @@ class State:
             "vars": variables,
             "over": self.over,
         }
+        left = self.players_left()
+        if left is not None:
+            out["left"] = left  # the players who have left the game (rules that use `leave`)
         if player == self.current_player:
             out["legal_moves"] = [self.describe(m) for m in self.legal_moves()]
         return out
@@ -637,6 +641,13 @@ class State:
                 raise ParameterError(f"{value!r} is neither a card nor an enum value")
         self.vars[index] = value
         self._legal = None
+
+    def players_left(self) -> list[int] | None:
+        """The players who have left the game (`leave`), in seat order; None if the rules never use `leave`."""
+        family = self.program.var_families.get(SEATS_OUT)
+        if family is None:
+            return None
+        return [p for p in range(self.n) if self.vars[family[0] + p]]
 
     def get_var(self, name: str):
         return self.vars[self._var_index(name)]

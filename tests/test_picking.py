@@ -483,3 +483,9 @@ def test_the_house_example_of_the_docs_runs_for_one_player():
         assert sum(min(r, 10) for r in house) >= 17  # the house drew to 17 by its fixed rule
         outcomes.add(s.scores[0])
     assert outcomes == {0, 1}
+
+
+def test_views_say_who_has_left():
+    s = run("leave 2")
+    assert s.view(0)["left"] == [2] and s.players_left() == [2]
+    assert "left" not in run("total = 1").view(0)
