@@ -24,7 +24,10 @@ def check(assembly: Assembly, params: dict | None = None) -> Model:
     checker = _Checker(assembly)
     model = checker.run(params or {})
     if checker.errors:
-        raise RulesError(sorted(checker.errors, key=lambda d: (d.file, d.line, d.column)))
+        # one report per problem: a part read from several places (a parameter used as the size of
+        # several indices) is checked each time, but its error is told once
+        unique = {(d.code, d.file, d.line, d.column, d.message): d for d in checker.errors}
+        raise RulesError(sorted(unique.values(), key=lambda d: (d.file, d.line, d.column)))
     return model
 
 

@@ -280,7 +280,12 @@ class Declarations:
                     self.error("E202", "division by zero", node)
                     return None
                 return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0, "%": a % b if b else 0}[node.op]
-        self.error("E213", "a constant is needed here: a number, true/false, a string or a parameter", node)
+            if a is None or b is None:
+                return None  # the part that is not a constant has been reported; no knock-on error
+        hint = None
+        if isinstance(node, A.Name):
+            hint = _suggest(node.name, m.params) or f"`{node.name}` is not a parameter"
+        self.error("E213", "a constant is needed here: a number, true/false, a string or a parameter", node, hint)
         return None
 
     def _dims(self, index: tuple, growing: int = 0) -> list:

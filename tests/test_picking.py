@@ -489,3 +489,15 @@ def test_views_say_who_has_left():
     s = run("leave 2")
     assert s.view(0)["left"] == [2] and s.players_left() == [2]
     assert "left" not in run("total = 1").view(0)
+
+
+def test_a_bad_parameter_used_as_several_index_sizes_is_reported_once():
+    diags = errors("""
+        var seen[player, 1..size_of_hand]: bool = false
+        zone row[1..size_of_hand]: row public
+        param size_of_hand = hand_size + nothing
+        param hand_size = 3
+        flow { }
+    """)
+    assert [(d.code, d.line, d.column) for d in diags] == [("E213", 18, 34)]
+    assert diags[0].hint == "`nothing` is not a parameter"
