@@ -16,14 +16,12 @@ from . import types as T
 from .check import Model
 from .errors import NOWHERE, RulesRuntimeError, Span
 from .layout import Layout, _product
+from .loops import Loops
 from .members import grown_index, members_domain, new_member, remove_member
-from .picking import put_each_effect
-from .picking import best_fn, from_fn, leave_effect, pick_fn, players_fn, random_of, step_fn, tuple_fn
+from .picking import (best_fn, leave_effect, pick_fn, players_fn, put_each_effect, random_of, step_fn,
+                      tuple_fn)
 from .rng import randbelow, shuffle
-
-# Step kinds. EFFECT changes the game and is followed by a trigger check;
-# SET only keeps the flow's own books (loop counters, locals).
-EFFECT, SET, JUMP, JUMP_IF_NOT, CHOOSE, HALT, RETURN = range(7)
+from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET  # noqa: F401 - the engine reads them here
 
 MAX_TRIGGER_FIRINGS = 1000
 
@@ -111,7 +109,7 @@ def _runtime(message: str, span: Span):
     raise RulesRuntimeError(message, span)
 
 
-class _Compiler(Layout):
+class _Compiler(Layout, Loops):
     def __init__(self, model: Model):
         self.m = model
         # names the generated expression code refers to; no other builtins
@@ -986,66 +984,8 @@ class _Compiler(Layout):
                 self.block(s.otherwise)
             for j in ends:
                 self.code[j][1] = len(self.code)
-        elif isinstance(s, A.For):
-            b = self._binding(s, s.var)
-            var = self.slot(b)
-            dfn, dt = self.expr(s.domain)
-            self.env[b] = (_local(var), T.element(dt) or T.ANY)
-            dom = self.domain(dfn, dt, s.domain.span)
-            lst, idx = self.new_slot(), self.new_slot()
-            if s.start is not None:
-                dom = from_fn(self, self.expr(s.start)[0], s.start.span)
-
-            def begin(st, L):
-                L[lst] = list(dom(st, L))
-                L[idx] = 0
-
-            self.emit(SET, begin, span=span)
-            top = self.emit(JUMP_IF_NOT, lambda st, L: L[idx] < len(L[lst]), None, span=span)
-
-            def bind(st, L):
-                L[var] = L[lst][L[idx]]
-
-            self.emit(SET, bind, span=span)
-            skip = None
-            if s.where is not None:
-                skip = self.emit(JUMP_IF_NOT, self.expr(s.where)[0], None, span=s.where.span)
-            self.loop_body(s.body)
-
-            def step(st, L):
-                L[idx] += 1
-
-            self.close_loop(self.emit(SET, step, span=span), skip)
-            self.emit(JUMP, top, span=span)
-            self.code[top][2] = len(self.code)
-            self.end_loop()
-        elif isinstance(s, A.Repeat):
-            count = self.expr(s.count)[0]
-            left = self.new_slot()
-
-            def begin(st, L):
-                L[left] = count(st, L)
-
-            self.emit(SET, begin, span=span)
-            top = self.emit(JUMP_IF_NOT, lambda st, L: L[left] > 0, None, span=span)
-
-            def step(st, L):
-                L[left] -= 1
-
-            self.emit(SET, step, span=span)
-            self.loop_body(s.body)
-            self.close_loop(top)
-            self.emit(JUMP, top, span=span)
-            self.code[top][2] = len(self.code)
-            self.end_loop()
-        elif isinstance(s, A.While):
-            cond = self.expr(s.cond)[0]
-            top = self.emit(JUMP_IF_NOT, cond, None, span=span)
-            self.loop_body(s.body)
-            self.close_loop(top)
-            self.emit(JUMP, top, span=span)
-            self.code[top][2] = len(self.code)
-            self.end_loop()
+        elif isinstance(s, (A.For, A.Repeat, A.While)):
+            self.loop(s)
         elif isinstance(s, A.Break):
             self.loops[-1][1 if s.again else 0].append(self.emit(JUMP, None, span=span))
         elif isinstance(s, A.Leave):
@@ -1139,24 +1079,6 @@ class _Compiler(Layout):
             self.block(proc.body)
         else:
             raise AssertionError(f"cannot compile {type(s).__name__}")
-
-    def loop_body(self, stmts) -> None:
-        """A loop's body: `break` and `continue` inside it jump to the ends this loop patches."""
-        self.loops.append([[], []])
-        self.block(stmts)
-
-    def close_loop(self, again: int, *more) -> None:
-        """`continue` (and a `where` that fails) jumps to ``again``, the loop's next round."""
-        for j in self.loops[-1][1]:
-            self.code[j][1] = again
-        for j in more:
-            if j is not None:
-                self.code[j][2] = again
-
-    def end_loop(self) -> None:
-        """`break` jumps here, past the loop."""
-        for j in self.loops.pop()[0]:
-            self.code[j][1] = len(self.code)
 
     def put(self, s: A.Put):
         cards, t = self.expr(s.cards)
