@@ -501,3 +501,23 @@ def test_a_bad_parameter_used_as_several_index_sizes_is_reported_once():
     """)
     assert [(d.code, d.line, d.column) for d in diags] == [("E213", 18, 34)]
     assert diags[0].hint == "`nothing` is not a parameter"
+
+
+def test_a_poker_like_key_ranks_a_pair_above_high_cards_then_by_its_ranks():
+    extra = """
+    define same(c, h) = count(each d in h where d.rank == c.rank)
+    define hand_key(h) = (max(same(c, h) for each c in h),
+                          list(c.rank for each c in sorted(each c in h by highest (same(c, h), c.rank))))
+    """
+    s = run("""
+        put cards(each c in deck where c.rank == 2) into hand[0]
+        put cards(each c in deck where c.rank == 5 and c.suit == clubs) into hand[0]
+        put cards(each c in deck where c.rank > 2 and c.suit == hearts) into hand[1]
+        put cards(each c in deck where c.rank == 1) into hand[2]
+        put cards(each c in deck where c.rank == 4 and c.suit == clubs) into hand[2]
+        who = best p in players by hand_key(hand[p])
+        let k = hand_key(hand[2])
+        if k > hand_key(hand[1]) and k < hand_key(hand[0]) { total = 1 }
+    """, extra)
+    assert s.get_var("who") == 0     # 2 2 5 beats 5 4 3 and 1 1 4 (pairs first, then the pair's rank)
+    assert s.get_var("total") == 1   # 1 1 4 sits between them
