@@ -706,8 +706,12 @@ class _Checker(Declarations):
 
     def _key(self, t: str, node, what: str) -> None:
         if t not in T.KEY_PARTS:
+            hint = {T.CARD: "order cards by an attribute: c.rank, or (c.suit == lead, c.rank)",
+                    T.PLAYER: "order players by a value of theirs: score(p), chips[p]"}.get(t)
+            if t in T.CARD_SOURCES:
+                hint = "count its cards with size(...), or use a card of it: top(...).rank"
             self.error("E202", f"{what} should be a number, true/false or a key like (a, b), "
-                               f"not {T.describe(t)}", node)
+                               f"not {T.describe(t)}", node, hint)
 
     def _bind_domain(self, e, scope, pure, static) -> dict:
         t = self.expr(e.domain, scope, pure, static)
