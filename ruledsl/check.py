@@ -705,7 +705,7 @@ class _Checker(Declarations):
         return T.ANY
 
     def _key(self, t: str, node, what: str) -> None:
-        if t not in T.KEY_PARTS:
+        if t not in T.KEY_PARTS and not t.startswith("enum:"):
             hint = {T.CARD: "order cards by an attribute: c.rank, or (c.suit == lead, c.rank)",
                     T.PLAYER: "order players by a value of theirs: score(p), chips[p]"}.get(t)
             if t in T.CARD_SOURCES:

@@ -521,3 +521,11 @@ def test_a_poker_like_key_ranks_a_pair_above_high_cards_then_by_its_ranks():
     """, extra)
     assert s.get_var("who") == 0     # 2 2 5 beats 5 4 3 and 1 1 4 (pairs first, then the pair's rank)
     assert s.get_var("total") == 1   # 1 1 4 sits between them
+
+
+def test_an_enum_value_in_a_key_counts_by_its_place_in_the_enum():
+    s = run("""
+        put sorted(each c in deck where c.rank < 3 by highest (c.suit, c.rank)) into out
+    """)
+    assert [label(s, c) for c in s.zones[s.program.zone_families["out"][0]]] == \
+        ["2hearts", "1hearts", "2clubs", "1clubs"]
