@@ -660,7 +660,14 @@ class _Checker(Declarations):
                 self.expect(self.expr(e.where, inner, pure, static), T.BOOL, e.where, "a `where` condition")
             what = {"sum": "what `sum` adds up", "list": "what `list` collects"}.get(e.func, f"what `{e.func}` compares")
             with self.guards.assuming(e.where):
-                self.expect(self.expr(e.expr, inner, pure, static), T.INT, e.expr, what)
+                t = self.expr(e.expr, inner, pure, static)
+            if e.func in ("min", "max") and t in (T.PLAYER, T.CARD):
+                order = "highest" if e.func == "max" else "lowest"
+                self.error("E202", f"`{e.func}` compares numbers; to pick the {T.describe(t)[2:]} whose value is "
+                                   f"{order}, use `best`", e.expr,
+                           f"write best {e.var} in ... by {'' if e.func == 'max' else 'lowest '}VALUE")
+            else:
+                self.expect(t, T.INT, e.expr, what)
             return T.KEY if e.func == "list" else T.INT
         if isinstance(e, A.TupleLit):
             for item in e.items:

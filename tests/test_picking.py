@@ -529,3 +529,10 @@ def test_an_enum_value_in_a_key_counts_by_its_place_in_the_enum():
     """)
     assert [label(s, c) for c in s.zones[s.program.zone_families["out"][0]]] == \
         ["2hearts", "1hearts", "2clubs", "1clubs"]
+
+
+def test_max_of_players_points_to_best():
+    diags = errors("flow { who = max(p for each p in players where n[p] > 0) }\n")
+    [d] = diags
+    assert "to pick the player whose value is highest, use `best`" in d.message
+    assert d.hint == "write best p in ... by VALUE"
