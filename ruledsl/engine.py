@@ -15,7 +15,9 @@ import attrs
 
 from . import types as T
 from .compile import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, MAX_TRIGGER_FIRINGS, SET, Program
+from .declare import SEATS_OUT
 from .errors import IllegalMove, ParameterError, RulesRuntimeError, SaveError, Span
+from .picking import descending
 from .rng import seed_state
 
 MAX_STEPS_PER_MOVE = 200_000
@@ -185,7 +187,7 @@ class State:
             key = []
             for fn, highest in self.program.winner_keys:
                 v = fn(self, i)
-                key.append(-v if highest else v)
+                key.append(descending(v) if highest else v)
             keys.append(tuple(key))
         best = min(keys)
         return [i for i in range(self.n) if keys[i] == best]
@@ -396,6 +398,9 @@ class State:
             "vars": variables,
             "over": self.over,
         }
+        left = self.players_left()
+        if left is not None:
+            out["left"] = left  # the players who have left the game (rules that use `leave`)
         if player == self.current_player:
             out["legal_moves"] = self.describe_moves(self.legal_moves())
         return out
@@ -675,6 +680,13 @@ class State:
                 raise ParameterError(f"{value!r} is neither a card nor an enum value")
         self.vars[index] = value
         self._legal = None
+
+    def players_left(self) -> list[int] | None:
+        """The players who have left the game (`leave`), in seat order; None if the rules never use `leave`."""
+        family = self.program.var_families.get(SEATS_OUT)
+        if family is None:
+            return None
+        return [p for p in range(self.n) if self.vars[family[0] + p]]
 
     def get_var(self, name: str):
         return self.vars[self._var_index(name)]
