@@ -256,7 +256,7 @@ def main(argv=None) -> int:
         game = ruledsl.load(trolley, params={"single_round": True})
         pair = [_run(Measure("trolley_car.rules, one round", n), engine_playout(game, n), args.seconds,
                      args.playouts),
-                _run(Measure("Trolley Car by hand, one round", n),
+                _run(Measure("Trolley Car by hand (clarity-first model), one round", n),
                      trolley_by_hand_playout(game.program.card_labels, n), args.seconds, args.playouts)]
 
     budget = f"{args.playouts} playouts" if args.playouts else f"{args.seconds:g} s"
