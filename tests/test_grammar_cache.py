@@ -47,6 +47,10 @@ def test_a_corrupt_cache_file_is_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEDSL_CACHE_DIR", str(tmp_path))
     grammar_cache.cache_file(GRAMMAR, tmp_path).write_bytes(b"not a parser\n\x00garbage")
     assert len(grammar_cache.build(GRAMMAR).parse("a b c").children) == 3
+    # and the file was written again, whole: the next build loads it
+    monkeypatch.setattr(lark.lark, "load_grammar", no_building)
+    assert len(grammar_cache.build(GRAMMAR).parse("a b c").children) == 3
+    assert [p.name for p in tmp_path.iterdir()] == [grammar_cache.cache_file(GRAMMAR, tmp_path).name]
 
 
 def test_an_unusable_cache_dir_falls_back_to_building(tmp_path, monkeypatch):
