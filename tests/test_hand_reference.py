@@ -63,10 +63,12 @@ def test_same_game_as_the_rules_file(players):
 
 
 def test_same_game_with_other_params():
-    """Small hands end by an empty hand; big hands empty the deck and end by passing."""
+    """Small hands end by an empty hand (with one card, perhaps before any turn); big hands empty
+    the deck and end by passing."""
     endings = set()
     for seed in range(8):
         endings.add(play_side_by_side(2 + seed % 3, seed, hand_size=3)[1])
+        endings.add(play_side_by_side(2 + seed % 5, seed, hand_size=1)[1])  # declaring empties a hand
         endings.add(play_side_by_side(4, seed, hand_size=24)[1])
         endings.add(play_side_by_side(3, seed, loop_length=13, start_space=3)[1])
     assert endings == {"passes", "empty hand"}

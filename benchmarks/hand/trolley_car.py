@@ -180,12 +180,16 @@ class TrolleyRound:
                 p = self.current = (p + 1) % self.n
                 self.legal = self.hands[p] + [PASS]
                 return
+            if not all(self.hands):  # a hand declared empty: the round is over before any turn
+                self._score()
+                return
         self._turn((p + 1) % self.n)
 
     def _turn(self, p: int) -> None:
-        """Before each turn: the end of the round, else the player's legal moves."""
+        """Before each turn: the end of the round, else the player's legal moves. Only the
+        player who just moved can have emptied their hand."""
         hands = self.hands
-        if self.passes >= self.n or not all(hands):
+        if self.passes >= self.n or not hands[self.current]:
             self._score()
             return
         self.current = p
