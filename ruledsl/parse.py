@@ -27,8 +27,10 @@ def data_path(*parts: str) -> Path:
 
 @functools.lru_cache(maxsize=1)
 def parser() -> lark.Lark:
-    text = data_path("grammar", "ruledsl.lark").read_text(encoding="utf-8")
-    return lark.Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    """The parser of grammar/ruledsl.lark, built once and kept on disk (see grammar_cache)."""
+    from .grammar_cache import build
+
+    return build(data_path("grammar", "ruledsl.lark").read_text(encoding="utf-8"))
 
 
 # Words that can stand where a name can, in statements and expressions: a name
