@@ -17,7 +17,7 @@ import click
 
 from . import __version__, load
 from . import ast as A
-from .bots import BOTS
+from .bots import BOTS, parse_bot
 from .errors import (
     Diagnostic,
     ParameterError,
@@ -148,14 +148,27 @@ def _fail_at_runtime(game, err: RulesRuntimeError, file: str, sets: tuple[str, .
     raise click.exceptions.Exit(EXIT_RULES)
 
 
+def _check_bots(ctx, param, value):
+    """Refuse a bad --bot (unknown bot or setting, bad value) as a usage error, before any game runs."""
+    specs = (value,) if isinstance(value, str) else value
+    for spec in specs:
+        try:
+            parse_bot(spec)
+        except ParameterError as err:
+            raise click.BadParameter(str(err)) from None
+    return value
+
+
 _COMMON_OPTIONS = [
     click.option("--players", "-p", type=int, default=None,
                  help="Number of players [default: the fewest the game allows]."),
     click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the random generator."),
     click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
                  help="Set a parameter of the rules file (repeatable), e.g. --set hand_size=12."),
-    click.option("--bot", "bots", multiple=True, type=click.Choice(sorted(BOTS)),
-                 help="Bot for every seat, or repeated once per seat [default: random]."),
+    click.option("--bot", "bots", multiple=True, metavar="BOT[:KEY=VALUE,...]", callback=_check_bots,
+                 help=f"Bot for every seat, or repeated once per seat [default: random]; bots: "
+                      f"{', '.join(sorted(BOTS))}. Settings after a colon, e.g. ismcts:iterations=300 "
+                      "(see docs/bots.md)."),
     click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table."),
 ]
 
@@ -562,11 +575,11 @@ def _find_rules(path: str, log_file: str) -> str:
               help="A seat you play (repeatable) [default: seat 0]; bots play the others.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the random generator.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Set a parameter of the rules file.")
-@click.option("--bot", "bot_name", type=click.Choice(sorted(BOTS)), default="random", show_default=True,
-              help="The bot in the other seats.")
+@click.option("--bot", "bot_name", default="random", show_default=True, metavar="BOT[:KEY=VALUE,...]",
+              callback=_check_bots, help="The bot in the other seats (see docs/bots.md).")
 def play_command(file, players, seats, seed, sets, bot_name) -> None:
     """Play FILE at the terminal: you choose the moves of your seats, bots the others'."""
-    from .bots import make_bot
+    from .bots import decide, make_bot
 
     game = _load_game(file, sets)
     n = _check_players(game, players)
@@ -582,8 +595,8 @@ def play_command(file, players, seats, seed, sets, bot_name) -> None:
             legal = state.legal_moves()
             if player in bots:
                 bot = bots[player]
-                move = bot.choose(state.view(player) if bot.wants_view else None, legal)
-                click.echo(f"player {player} ({bot_name}): {state.describe(move)}")
+                move = decide(bot, state, player, legal)
+                click.echo(f"player {player} ({bot.label}): {state.describe(move)}")
             else:
                 move = _ask_move(state, player, legal)
                 if move is None:

@@ -108,6 +108,8 @@ class Program:
     enums: dict = attrs.Factory(dict)  # enum name -> value names
     trigger_mask: int = 0  # families some trigger reads: only effects touching them are followed by a check
     card_slots: frozenset = frozenset()  # variable slots that hold a card
+    card_locals: frozenset = frozenset()  # local slots that hold a card (or none)
+    card_list_locals: frozenset = frozenset()  # local slots that hold a list of cards
 
 
 def compile_model(model: Model) -> Program:
@@ -128,6 +130,7 @@ class _Compiler:
         self.slots: dict = {}  # Binding -> local slot
         self.env: dict = {}  # Binding -> (fn, type) for inlined parameters and typed locals
         self.local_count = 0
+        self.list_locals: dict = {}  # local slot of a loop's list -> the type of the whole list
 
     # ------------------------------------------------------------ universe
 
@@ -182,7 +185,18 @@ class _Compiler:
             trigger_mask=self._trigger_mask(),
             card_slots=frozenset(base + i for name, (base, sizes, _) in self.var_families.items()
                                  if m.vars[name].type == T.CARD for i in range(_product(sizes))),
+            card_locals=frozenset(self._typed_locals(T.CARD)),
+            card_list_locals=frozenset(self._typed_locals(T.CARDS)),
         )
+
+    def _typed_locals(self, t: str) -> list[int]:
+        """The local slots whose values have type ``t`` (loop lists: their elements' type)."""
+        out = [slot for slot, kind in self.list_locals.items() if kind == t]
+        for fn, kind in self.env.values():
+            slot = getattr(fn, "slot", None)
+            if slot is not None and kind == t:
+                out.append(slot)
+        return out
 
     def _trigger_mask(self) -> int:
         mask = 0
@@ -1096,6 +1110,7 @@ class _Compiler:
             self.env[b] = (_local(var), T.element(dt) or T.ANY)
             dom = self.domain(dfn, dt, s.domain.span)
             lst, idx = self.new_slot(), self.new_slot()
+            self.list_locals[lst] = T.CARDS if T.element(dt) == T.CARD else dt
             if s.start is not None:
                 start = self.expr(s.start)[0]
 
@@ -1311,6 +1326,7 @@ def _local(slot: int):
         return L[slot]
 
     local.src = f"L[{slot}]"
+    local.slot = slot
     return local
 
 
