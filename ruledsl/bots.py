@@ -228,7 +228,7 @@ def parse_bot(spec: str) -> tuple[str, dict]:
     """
     if not isinstance(spec, str):
         raise ParameterError(f"a bot is a name such as 'random' or 'ismcts:iterations=300', not {spec!r}")
-    name, _, rest = spec.strip().partition(":")
+    name, colon, rest = spec.strip().partition(":")
     name = name.strip()
     factory = BOTS.get(name)
     if factory is None:
@@ -237,7 +237,7 @@ def parse_bot(spec: str) -> tuple[str, dict]:
     settings = getattr(factory, "settings", {})
     values: dict = {}
     if not rest.strip():
-        if rest:
+        if colon:
             raise ParameterError(f"bot '{spec}': give settings after the colon, like {name}:key=value")
         return name, values
     for part in rest.split(","):
@@ -254,8 +254,9 @@ def parse_bot(spec: str) -> tuple[str, dict]:
         except ValueError:
             what = "a whole number" if s.kind is int else "a number"
             raise ParameterError(f"bot '{name}': setting '{key}' must be {what}, not {text!r}") from None
-        if not value >= s.least or value != value or value in (float("inf"),):
-            raise ParameterError(f"bot '{name}': setting '{key}' must be at least {s.least}, not {text}")
+        if not value >= s.least or value == float("inf"):  # also refuses nan
+            raise ParameterError(f"bot '{name}': setting '{key}' must be a finite number of at least {s.least}, "
+                                 f"not {text}")
         if key in values:
             raise ParameterError(f"bot '{name}': setting '{key}' is given twice")
         values[key] = value

@@ -155,7 +155,7 @@ def _check_bots(ctx, param, value):
         try:
             parse_bot(spec)
         except ParameterError as err:
-            raise click.BadParameter(str(err)) from None
+            raise CliError(f"--bot {spec}: {err}") from None
     return value
 
 
