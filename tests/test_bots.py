@@ -179,3 +179,26 @@ def test_rewards_and_standing(race):
     state.apply("two")
     assert state.is_over and state.winners == [0]
     assert rewards(state) == [1.0, 0.0]
+
+
+# ---- the examples of docs/bots.md run
+
+
+def test_the_bot_examples_in_the_docs_run(monkeypatch, capsys):
+    import re
+
+    from ruledsl.bots import BOTS
+
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 2
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr("ruledsl.bots.BOTS", dict(BOTS))  # the example registers a bot: not for the other tests
+    import ruledsl.bots as bots_module
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, "docs/bots.md", "exec"), namespace)  # noqa: S102 - our own documentation
+    assert "flat" in bots_module.BOTS and "flat" not in BOTS
+    winners, rates = capsys.readouterr().out.splitlines()
+    assert winners in ("[0]", "[1]", "[0, 1]")
+    assert len(eval(rates)) == 2  # noqa: S307 - a printed list of two numbers
