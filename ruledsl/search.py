@@ -143,7 +143,9 @@ class _SearchBot(Bot):
                 keys = ranking_keys(s)
                 if any(k != keys[0] for k in keys):
                     return
-            moves = s.legal_moves()
+            moves = s._legal  # the engine lists them on reaching a decision; no copy needed here
+            if moves is None:
+                moves = s.legal_moves()
             s._apply(moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0])
             made += 1
 
