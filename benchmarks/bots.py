@@ -8,8 +8,9 @@ For each two-player game below, game i (seed derived from --seed and i) seats
 the bot in seat i % 2 and the opponent in the other seat, so both seats are
 played equally. A win shared with the opponent counts as half a win. The win
 rate comes with a 95% Wilson score interval (formula in benchmarks/README.md);
-the time per decision is measured around the bot's choose(), over the decisions
-where it had more than one legal move. Nothing is asserted; this only measures.
+the time per decision (wall clock, and CPU time of this process, which other
+work on the machine does not inflate) is measured around the bot's choose(),
+over the decisions where it had more than one legal move. Nothing is asserted; this only measures.
 """
 
 from __future__ import annotations
@@ -47,13 +48,15 @@ class Timed(Bot):
         self.wants_worlds = inner.wants_worlds
         self.given = getattr(inner, "given", {})
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
         self.decisions = 0
 
     def choose(self, view, legal, *knowledge):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         move = self.inner.choose(view, legal, *knowledge)
         if len(legal) > 1:
             self.seconds += time.perf_counter() - start
+            self.cpu_seconds += time.process_time() - cpu
             self.decisions += 1
         return move
 
@@ -73,7 +76,7 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
     game = ruledsl.load(ROOT / path, params=params)
     score = 0.0
     sole = shared = 0
-    seconds = 0.0
+    seconds = cpu_seconds = 0.0
     decisions = 0
     started = time.perf_counter()
     for i in range(games):
@@ -92,6 +95,7 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
                 shared += 1
                 score += 0.5
         seconds += timed.seconds
+        cpu_seconds += timed.cpu_seconds
         decisions += timed.decisions
     low, high = wilson(score, games)
     return {
@@ -99,6 +103,7 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
         "games": games, "wins": sole, "shared": shared, "win_rate": score / games if games else 0.0,
         "ci95": [low, high], "decisions": decisions,
         "seconds_per_decision": seconds / decisions if decisions else 0.0,
+        "cpu_seconds_per_decision": cpu_seconds / decisions if decisions else 0.0,
         "wall_seconds": time.perf_counter() - started,
     }
 
@@ -128,7 +133,8 @@ def main() -> None:
             print(f"{path} {params or ''}: {args.bot} won {row['win_rate']:.1%} "
                   f"[{row['ci95'][0]:.1%}, {row['ci95'][1]:.1%}] of {row['games']} games against "
                   f"{args.opponent}; {row['seconds_per_decision'] * 1000:.0f} ms per decision "
-                  f"({row['decisions']} decisions, {row['wall_seconds']:.0f} s)", flush=True)
+                  f"({row['cpu_seconds_per_decision'] * 1000:.0f} ms of CPU; {row['decisions']} decisions, "
+                  f"{row['wall_seconds']:.0f} s)", flush=True)
     if not args.json:
         print(f"({platform.python_implementation()} {platform.python_version()}, {platform.machine()})")
 
