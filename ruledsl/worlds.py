@@ -117,21 +117,25 @@ def canonical(state: State, player: int) -> State:
     return _redeal(state, player, None)
 
 
-def _redeal(state: State, player: int, rng: random.Random | None) -> State:
-    program = state.program
-    groups = back_groups(program)
-    world = state.clone()
-    positions = hidden_positions(state, player)
+def _plan(state: State, player: int) -> list[tuple[list, list]]:
+    """The hidden cards by back group: ``[(positions, cards now there)]``, positions in a fixed order."""
+    groups = back_groups(state.program)
     pools: dict[int, tuple[list, list]] = {}
-    for pos in positions:
+    for pos in hidden_positions(state, player):
         zid, i = pos
         card = state.zones[zid][i] if zid >= 0 else state.places[-1 - zid]
         spots, cards = pools.setdefault(groups[card], ([], []))
         spots.append(pos)
         cards.append(card)
+    return list(pools.values())
+
+
+def _redeal(state: State, player: int, rng: random.Random | None, plan=None) -> State:
+    program = state.program
+    world = state.clone()
     mapping = {}
     zones, places, loc = world.zones, world.places, world.loc
-    for spots, cards in pools.values():
+    for spots, cards in plan if plan is not None else _plan(state, player):
         new = sorted(cards)
         if rng is not None:
             rng.shuffle(new)
@@ -139,10 +143,9 @@ def _redeal(state: State, player: int, rng: random.Random | None) -> State:
             mapping[old] = card
             if zid >= 0:
                 zones[zid][i] = card
-                loc[card] = zid
             else:
                 places[-1 - zid] = card
-                loc[card] = zid
+            loc[card] = zid
     if mapping:
         variables = world.vars
         for slot in program.card_slots:
@@ -171,15 +174,16 @@ class Knowledge:
     inside it; ``sample(rng)`` deals that world's hidden cards at random.
     """
 
-    __slots__ = ("player", "world")
+    __slots__ = ("player", "world", "_plan")
 
     def __init__(self, state: State, player: int):
         self.player = player
         self.world = canonical(state, player)
+        self._plan = _plan(self.world, player)  # the same for every sample: worked out once
 
     def sample(self, rng: random.Random) -> State:
         """A world that agrees with everything the player can see, drawn with ``rng``."""
-        return _redeal(self.world, self.player, rng)
+        return _redeal(self.world, self.player, rng, self._plan)
 
     def view(self) -> dict:
         """The player's view (the same as the real state's)."""
