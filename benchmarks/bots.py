@@ -72,14 +72,14 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: int) -> dict:
+def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: int, start: int = 0) -> dict:
     game = ruledsl.load(ROOT / path, params=params)
     score = 0.0
     sole = shared = 0
     seconds = cpu_seconds = 0.0
     decisions = 0
     started = time.perf_counter()
-    for i in range(games):
+    for i in range(start, start + games):
         game_seed = derive_seed(seed, i)
         seat = i % 2
         timed = Timed(make_bot(bot, derive_seed(game_seed, 100 + seat)))
@@ -100,10 +100,11 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
     low, high = wilson(score, games)
     return {
         "game": game.name, "rules": path, "params": params, "bot": bot, "opponent": opponent,
-        "games": games, "wins": sole, "shared": shared, "win_rate": score / games if games else 0.0,
+        "games": games, "start": start, "wins": sole, "shared": shared, "win_rate": score / games if games else 0.0,
         "ci95": [low, high], "decisions": decisions,
         "seconds_per_decision": seconds / decisions if decisions else 0.0,
         "cpu_seconds_per_decision": cpu_seconds / decisions if decisions else 0.0,
+        "seconds": seconds, "cpu_seconds": cpu_seconds,
         "wall_seconds": time.perf_counter() - started,
     }
 
@@ -114,6 +115,8 @@ def main() -> None:
     ap.add_argument("--opponent", default="random", help="the bot it plays against")
     ap.add_argument("--games", type=int, default=100, help="games per rules file (seats swapped)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--start", type=int, default=0,
+                    help="index of the first game (to split a long run over several processes)")
     ap.add_argument("--only", action="append", choices=[g[0] for g in GAMES], help="measure only this game")
     ap.add_argument("--json", action="store_true", help="one JSON object per game instead of a table")
     args = ap.parse_args()
@@ -125,7 +128,7 @@ def main() -> None:
         if path is None:
             print(f"skipped {short}: none of {', '.join(paths)} exists", file=sys.stderr)
             continue
-        row = measure(path, params, args.bot, args.opponent, args.games, args.seed)
+        row = measure(path, params, args.bot, args.opponent, args.games, args.seed, args.start)
         rows.append(row)
         if args.json:
             print(json.dumps(row), flush=True)
