@@ -72,13 +72,16 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: int, start: int = 0) -> dict:
+def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: int, start: int = 0,
+            progress=None) -> dict:
+    """Play the games and sum them up; ``progress(row)`` is called with the sums after every game."""
     game = ruledsl.load(ROOT / path, params=params)
     score = 0.0
-    sole = shared = 0
+    sole = shared = played = 0
     seconds = cpu_seconds = 0.0
     decisions = 0
     started = time.perf_counter()
+    row: dict = {}
     for i in range(start, start + games):
         game_seed = derive_seed(seed, i)
         seat = i % 2
@@ -87,6 +90,7 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
         seats[seat] = timed
         seats[1 - seat] = make_bot(opponent, derive_seed(game_seed, 1 - seat))
         result = play_game(game, 2, game_seed, seats)
+        played += 1
         if seat in result.winners:
             if len(result.winners) == 1:
                 sole += 1
@@ -97,16 +101,19 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
         seconds += timed.seconds
         cpu_seconds += timed.cpu_seconds
         decisions += timed.decisions
-    low, high = wilson(score, games)
-    return {
-        "game": game.name, "rules": path, "params": params, "bot": bot, "opponent": opponent,
-        "games": games, "start": start, "wins": sole, "shared": shared, "win_rate": score / games if games else 0.0,
-        "ci95": [low, high], "decisions": decisions,
-        "seconds_per_decision": seconds / decisions if decisions else 0.0,
-        "cpu_seconds_per_decision": cpu_seconds / decisions if decisions else 0.0,
-        "seconds": seconds, "cpu_seconds": cpu_seconds,
-        "wall_seconds": time.perf_counter() - started,
-    }
+        low, high = wilson(score, played)
+        row = {
+            "game": game.name, "rules": path, "params": params, "bot": bot, "opponent": opponent,
+            "games": played, "start": start, "wins": sole, "shared": shared, "win_rate": score / played,
+            "ci95": [low, high], "decisions": decisions,
+            "seconds_per_decision": seconds / decisions if decisions else 0.0,
+            "cpu_seconds_per_decision": cpu_seconds / decisions if decisions else 0.0,
+            "seconds": seconds, "cpu_seconds": cpu_seconds,
+            "wall_seconds": time.perf_counter() - started,
+        }
+        if progress is not None:
+            progress(row)
+    return row
 
 
 def main() -> None:
@@ -119,6 +126,8 @@ def main() -> None:
                     help="index of the first game (to split a long run over several processes)")
     ap.add_argument("--only", action="append", choices=[g[0] for g in GAMES], help="measure only this game")
     ap.add_argument("--json", action="store_true", help="one JSON object per game instead of a table")
+    ap.add_argument("--progress", action="store_true",
+                    help="also print the sums so far to stderr after every game, as JSON")
     args = ap.parse_args()
     rows = []
     for short, paths, params in GAMES:
@@ -128,7 +137,8 @@ def main() -> None:
         if path is None:
             print(f"skipped {short}: none of {', '.join(paths)} exists", file=sys.stderr)
             continue
-        row = measure(path, params, args.bot, args.opponent, args.games, args.seed, args.start)
+        report = (lambda r: print(json.dumps(r), file=sys.stderr, flush=True)) if args.progress else None
+        row = measure(path, params, args.bot, args.opponent, args.games, args.seed, args.start, report)
         rows.append(row)
         if args.json:
             print(json.dumps(row), flush=True)
