@@ -16,7 +16,7 @@ as if they saw them (a known weakness of the single-observer form).
 A rollout ends when the game ends, or, with ``depth`` set, once ``depth``
 random moves have been made and the players' scores differ: then the
 position is judged by the rules' ``winner`` order (see
-:func:`ruledsl.bots.rewards`).
+:func:`ruledsl.botbase.rewards`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import math
 import random
 import time
 
-from .bots import Bot, Setting, ranking_keys, rewards
+from .botbase import Bot, Setting, ranking_keys, rewards
 from .errors import RulesRuntimeError
 
 
