@@ -14,11 +14,12 @@ import ruledsl
 from ruledsl.worlds import Knowledge, back_groups, canonical, determinize, hidden_positions
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
-FILES = {
+FILES = {  # tramwaje reveals a hand to one player for a while
     "trolley": (GAMES / "trolley_car.rules", {"single_round": True}),
     "highlow": (GAMES / "tutorial_highlow.rules", {}),
-    "trambahn": (GAMES / "drafts" / "trambahn.rules", {}),
-    "tramwaje": (GAMES / "drafts" / "tramwaje.rules", {}),  # reveals a hand to one player for a while
+    # the drafts may move up to games/ once they are finished
+    "trambahn": (next(p for p in (GAMES / "trambahn.rules", GAMES / "drafts" / "trambahn.rules") if p.exists()), {}),
+    "tramwaje": (next(p for p in (GAMES / "tramwaje.rules", GAMES / "drafts" / "tramwaje.rules") if p.exists()), {}),
 }
 
 
