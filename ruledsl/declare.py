@@ -20,7 +20,7 @@ from .errors import ParameterError
 from .parse import keywords
 
 ZONE_SHAPES = ("pile", "row", "track")
-VISIBILITIES = ("hidden", "owner", "public", "top")
+VISIBILITIES = ("hidden", "owner", "others", "public", "top")
 VAR_TYPES = ("int", "bool", "player", "card")
 DEFAULT_LIMIT = 10000
 MAX_INDEX_SIZE = 1000  # the most values one index range may have
@@ -447,7 +447,7 @@ class Declarations:
             if o.name not in ZONE_SHAPES and o.name not in VISIBILITIES and o.name not in ZONE_EXTRAS:
                 self.error("E209", f"unknown zone option `{o.name}`", o,
                            _suggest(o.name, ZONE_SHAPES + VISIBILITIES + ZONE_EXTRAS)
-                           or "a zone is a pile, row or track(N), and hidden, owner, public or top")
+                           or "a zone is a pile, row or track(N), and hidden, owner, others, public or top")
         if len(shapes) > 1 or len(seen_vis) > 1:
             self.error("E209", f"zone `{item.name}` has more than one shape or visibility", item)
         if shapes:
@@ -463,8 +463,9 @@ class Declarations:
                 self.error("E209", f"a {zone.shape} takes no size; only a track has slots", shapes[0])
         if seen_vis:
             zone.visibility = seen_vis[0].name
-            if zone.visibility == "owner" and not any(d[0] == "player" for d in zone.dims):
-                self.error("E209", f"zone `{item.name}` is seen by its owner, but it has no owner",
+            if zone.visibility in ("owner", "others") and not any(d[0] == "player" for d in zone.dims):
+                who = "its owner" if zone.visibility == "owner" else "everybody but its owner"
+                self.error("E209", f"zone `{item.name}` is seen by {who}, but it has no owner",
                            seen_vis[0], f"give it one zone per player: zone {item.name}[player]")
 
 def _dim_word(dim: tuple) -> str:

@@ -334,6 +334,8 @@ class State:
             return "all"
         if z.visibility == "owner" and z.owner == player:
             return "all"
+        if z.visibility == "others" and z.owner != player:
+            return "all"  # cards held facing away: everybody but the owner sees them
         for g in self.grants:
             if g[0] == zid and g[1] == player:
                 return "all"
