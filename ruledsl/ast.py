@@ -303,7 +303,7 @@ class Choose(Stmt):
 
 @node
 class Reveal(Stmt):
-    zone: ZoneRef
+    what: Expr  # a zone, zones joined by `+`, a card or a list of cards
     to: Expr
     body: tuple
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import attrs
 
 from . import ast as A
+from . import showing
 from . import types as T
 from .assemble import Assembly, diag
 from .declare import SEATS_OUT, Binding, Declarations, Model, VarInfo, _dim_word, _suggest
@@ -432,7 +433,11 @@ class _Checker(Declarations):
                 with self.guards.assuming(o.where):
                     self.block(o.body, inner, in_trigger)
         elif isinstance(s, A.Reveal):
-            self.zone_ref(s.zone, scope)
+            for part in showing.parts(s.what):
+                t = self.expr(part, scope)
+                if not showing.revealable(t):
+                    self.error("E202", f"`reveal` shows {showing.REVEALABLE}, not {T.describe(t)}", part,
+                               "as in `reveal hand[v] to current { ... }` or `reveal hand[a] + hand[b] to p { ... }`")
             self.expect(self.expr(s.to, scope), T.PLAYER, s.to, "the player who sees")
             self.loop_block(s.body, scope, in_trigger, loops=0)
         elif isinstance(s, A.AtOnce):

@@ -21,6 +21,7 @@ from .members import grown_index, members_domain, new_member, remove_member
 from .picking import (best_fn, leave_effect, pick_fn, players_fn, put_each_effect, random_of, step_fn,
                       tuple_fn)
 from .rng import randbelow, shuffle
+from .showing import compile_reveal
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET  # noqa: F401 - the engine reads them here
 
 MAX_TRIGGER_FIRINGS = 1000
@@ -1038,22 +1039,7 @@ class _Compiler(Layout, Loops):
             for j in ends:
                 self.code[j][1] = len(self.code)
         elif isinstance(s, A.Reveal):
-            zf = self.zone_ref(s.zone)
-            to = self.expr(s.to)[0]
-            grant = self.new_slot()
-
-            def reveal(st, L):
-                g = (zf(st, L), to(st, L))
-                L[grant] = list(g)
-                st.grants.append(list(g))
-
-            def withdraw(st, L):
-                if L[grant] in st.grants:
-                    st.grants.remove(L[grant])
-
-            self.emit(SET, reveal, span=span)
-            self.block(s.body)
-            self.emit(SET, withdraw, span=span)
+            compile_reveal(self, s)
         elif isinstance(s, A.AtOnce):
             first = len(self.code)
             self.block(s.body)

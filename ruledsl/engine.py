@@ -343,8 +343,14 @@ class State:
             return "top"
         return "count"
 
+    def shown_cards(self, player: int) -> set:
+        """The cards ``player`` sees wherever they lie: card grants of `reveal` (``[-1 - card, player]``)."""
+        return {-1 - g[0] for g in self.grants if g[0] < 0 and g[1] == player}
+
     def card_visible(self, player: int, card: int) -> bool:
         """Whether ``player`` sees the face of ``card`` where it lies now."""
+        if self.grants and card in self.shown_cards(player):
+            return True
         where = self.loc[card]
         if where >= 0:
             how = self.sees(player, where)
@@ -359,6 +365,7 @@ class State:
         p = self.program
         labels = p.card_labels
         zones = {}
+        shown = self.shown_cards(player) if self.grants else ()
         for z in p.zones:
             if z.owner is not None and z.owner >= self.n:
                 continue
@@ -367,15 +374,17 @@ class State:
             how = self.sees(player, z.zid)
             if z.places:
                 cards = [self.places[q] for q in z.places]
-                zones[z.name] = [None if c < 0 else (labels[c] if how == "all" else "?") for c in cards]
+                zones[z.name] = [None if c < 0 else (labels[c] if how == "all" or c in shown else "?")
+                                 for c in cards]
                 continue
             cards = self.zones[z.zid]
             if how == "all":
                 zones[z.name] = [labels[c] for c in cards]
             elif how == "top":
-                zones[z.name] = ["?"] * (len(cards) - 1) + [labels[cards[-1]]] if cards else []
+                zones[z.name] = [labels[c] if c in shown else "?" for c in cards[:-1]] + [labels[cards[-1]]] \
+                    if cards else []
             else:
-                zones[z.name] = ["?"] * len(cards)
+                zones[z.name] = [labels[c] if c in shown else "?" for c in cards]
         variables = {}
         card_slots, flags, var_exists = p.card_slots, p.flag_slots, p.var_exists
         for base, sizes, dims in p.var_families.values():
@@ -845,7 +854,8 @@ def _load_state(game: Game, text) -> State:
     s.current = need("current", lambda v: is_int(v) and 0 <= v < max(n, 1), "a player")
     s.rng = need("rng", lambda v: is_int(v) and 0 <= v < 2 ** 64, "the generator's 64-bit state")
     s.grants = need("grants", lambda v: isinstance(v, list) and all(
-        isinstance(g, list) and len(g) == 2 and all(is_int(x) for x in g) for g in v), "a list of [zone, player]")
+        isinstance(g, list) and len(g) == 2 and all(is_int(x) for x in g) for g in v),
+        "a list of [zone, player] (a zone of -1 - c: the card c)")
     raw_moves = need("moves", lambda v: isinstance(v, list), "a list of moves")
     try:
         s.moves = [Move.parse(m) for m in raw_moves]

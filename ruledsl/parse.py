@@ -413,8 +413,8 @@ class _Builder(Transformer):
         return A.OptionParam(str(name), domain, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def reveal_stmt(self, meta, zone, to, body):
-        return A.Reveal(zone, to, body, span=self._span(meta))
+    def reveal_stmt(self, meta, what, to, body):
+        return A.Reveal(what, to, body, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def at_once(self, meta, body):

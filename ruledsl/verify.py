@@ -196,7 +196,11 @@ def hidden_positions(s: State, player: int) -> list:
         out.extend((z.zid, i) for i in range(hidden))
     # a shared place is visible if any of its tracks is
     visible = {q for z in s.program.zones if z.places and s.sees(player, z.zid) != "count" for q in z.places}
-    return [(z, i) for z, i in out if not (z == -1 and i in visible)]
+    out = [(z, i) for z, i in out if not (z == -1 and i in visible)]
+    shown = s.shown_cards(player)  # cards a `reveal` shows wherever they lie
+    if shown:
+        out = [(z, i) for z, i in out if (s.places[i] if z == -1 else s.zones[z][i]) not in shown]
+    return out
 
 
 def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset()) -> State:
@@ -276,7 +280,7 @@ def _visible_cards(s: State, player: int) -> set:
             out.update(s.zones[z.zid])
         elif s.zones[z.zid]:
             out.add(s.zones[z.zid][-1])
-    return out
+    return out | s.shown_cards(player)
 
 
 def check_flow(states: list, moves: list, player: int, rng: random.Random) -> None:

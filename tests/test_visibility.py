@@ -61,3 +61,55 @@ def test_others_visibility_needs_an_owner():
         ruledsl.loads(text, str(AWAY))
     assert ":10:17:" in str(err.value) and "everybody but its owner" in str(err.value)
     assert "zone pile[player]" in str(err.value)
+
+
+# ---- reveal of several zones and of cards
+
+PEEK = Path(__file__).parent / "data" / "peek.rules"
+
+
+def test_reveal_of_zones_and_cards_shows_them_to_that_player_only_while_the_body_runs():
+    game = ruledsl.load(PEEK)
+    s = game.new_game(3, 4)
+    assert s.current_player == 0 and s.decision == "turn"
+    mine = s.view(0)
+    assert "?" not in mine["zones"]["hand[1]"] + mine["zones"]["hand[2]"]
+    deck = mine["zones"]["deck"]
+    assert deck[-2:] != ["?", "?"] and "?" not in deck[-2:] and set(deck[:-2]) == {"?"}
+    # the others see nothing new
+    theirs = s.view(1)
+    assert set(theirs["zones"]["hand[2]"]) == {"?"} and set(theirs["zones"]["deck"]) == {"?"}
+    s.apply("skip")
+    # the grant is withdrawn; the next player gets theirs
+    again = s.view(0)
+    assert set(again["zones"]["hand[1]"]) == {"?"} and set(again["zones"]["deck"]) == {"?"}
+    assert s.current_player == 1 and "?" not in s.view(1)["zones"]["hand[0]"]
+
+
+def test_a_revealed_card_stays_seen_where_it_goes_and_saves_keep_the_grant():
+    s = ruledsl.load(PEEK).new_game(2, 9)
+    keep = next(m for m in s.legal_moves() if m.name == "keep")
+    label = s.card_label(keep.args[0])
+    assert label in s.view(0)["zones"]["deck"]
+    s.apply(keep)
+    assert s.view(0)["zones"]["hand[0]"][-1] == label  # in the owner's hand: seen anyway
+    s = ruledsl.load(PEEK).new_game(2, 9)
+    again = s.game.state_from_json(s.to_json())
+    assert again.grants == s.grants and len(s.grants) == 3  # one hand (both neighbours are seat 1), two cards
+    assert again.view(0) == s.view(0)
+
+
+def test_verify_passes_reveals_of_several_zones_and_cards():
+    report = verify(ruledsl.load(PEEK), examples=5, seed=4)
+    assert report.ok, report.failure
+
+
+@pytest.mark.parametrize("what, word", [("3", "a number"), ("current", "a player")])
+def test_reveal_says_what_it_takes(what, word):
+    text = PEEK.read_text(encoding="utf-8").replace(
+        "hand[next(current)] + hand[previous(current)] + top(deck, 2) to", f"hand[0] + {what} to")
+    with pytest.raises(RuledslError) as err:
+        ruledsl.loads(text, str(PEEK))
+    msg = str(err.value)
+    assert "`reveal` shows a zone, zones joined by `+`, a card or a list of cards, not " + word in msg
+    assert "reveal hand[a] + hand[b] to p" in msg
