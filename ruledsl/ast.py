@@ -309,6 +309,12 @@ class Reveal(Stmt):
 
 
 @node
+class Show(Stmt):
+    what: Expr  # as in Reveal
+    to: Optional[Expr]  # None: every player
+
+
+@node
 class AtOnce(Stmt):
     """Effects that happen together: triggers are checked after the whole block, not inside it.
     ``setup { ... }`` is the same, and may ask players to decide."""

@@ -432,14 +432,18 @@ class _Checker(Declarations):
                     self.expect(self.expr(o.where, inner, pure=True), T.BOOL, o.where, "a move's condition")
                 with self.guards.assuming(o.where):
                     self.block(o.body, inner, in_trigger)
-        elif isinstance(s, A.Reveal):
+        elif isinstance(s, (A.Reveal, A.Show)):
+            word = "reveal" if isinstance(s, A.Reveal) else "show"
+            example = ("as in `reveal hand[v] to current { ... }` or `reveal hand[a] + hand[b] to p { ... }`"
+                       if word == "reveal" else "as in `show c`, `show hand[v] to current` or `show top(deck, 2)`")
             for part in showing.parts(s.what):
                 t = self.expr(part, scope)
                 if not showing.revealable(t):
-                    self.error("E202", f"`reveal` shows {showing.REVEALABLE}, not {T.describe(t)}", part,
-                               "as in `reveal hand[v] to current { ... }` or `reveal hand[a] + hand[b] to p { ... }`")
-            self.expect(self.expr(s.to, scope), T.PLAYER, s.to, "the player who sees")
-            self.loop_block(s.body, scope, in_trigger, loops=0)
+                    self.error("E202", f"`{word}` shows {showing.REVEALABLE}, not {T.describe(t)}", part, example)
+            if s.to is not None:
+                self.expect(self.expr(s.to, scope), T.PLAYER, s.to, "the player who sees")
+            if isinstance(s, A.Reveal):
+                self.loop_block(s.body, scope, in_trigger, loops=0)
         elif isinstance(s, A.AtOnce):
             if not s.setup and _contains_choice(s.body, m.procedures):
                 self.error("E206", "`at once` cannot ask a player to choose; its effects happen together", s,

@@ -21,7 +21,7 @@ from .members import grown_index, members_domain, new_member, remove_member
 from .picking import (best_fn, leave_effect, pick_fn, players_fn, put_each_effect, random_of, step_fn,
                       tuple_fn)
 from .rng import randbelow, shuffle
-from .showing import compile_reveal
+from .showing import compile_reveal, compile_show
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET  # noqa: F401 - the engine reads them here
 
 MAX_TRIGGER_FIRINGS = 1000
@@ -1040,6 +1040,8 @@ class _Compiler(Layout, Loops):
                 self.code[j][1] = len(self.code)
         elif isinstance(s, A.Reveal):
             compile_reveal(self, s)
+        elif isinstance(s, A.Show):
+            compile_show(self, s)
         elif isinstance(s, A.AtOnce):
             first = len(self.code)
             self.block(s.body)

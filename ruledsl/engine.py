@@ -106,6 +106,7 @@ class Game:
         s.current = 0
         s.rng = seed_state(seed)
         s.grants = []
+        s.shown = []
         s.moves = []
         s.over = False
         s.finding = None
@@ -150,7 +151,8 @@ class State:
     """Where a game stands. Plain data: clone(), ==, hash(), to_json()."""
 
     __slots__ = ("game", "program", "n", "seed", "zones", "places", "loc", "vars", "locals", "pc",
-                 "choice", "actor", "current", "rng", "grants", "moves", "over", "finding", "_legal")
+                 "choice", "actor", "current", "rng", "grants", "shown", "moves", "over",
+                 "finding", "_legal")
 
     # ---- the OpenSpiel-like surface
 
@@ -237,6 +239,7 @@ class State:
         s.current = self.current
         s.rng = self.rng
         s.grants = [g.copy() for g in self.grants]
+        s.shown = [x.copy() for x in self.shown]
         s.moves = self.moves.copy()
         s.over = self.over
         s.finding = self.finding
@@ -250,7 +253,7 @@ class State:
     def _key(self) -> tuple:
         return (self.n, self.seed, tuple(map(tuple, self.zones)), tuple(self.places), tuple(self.vars),
                 tuple(_freeze(v) for v in self.locals), self.pc, self.choice, self.actor, self.current,
-                self.rng, tuple(map(tuple, self.grants)), tuple(self.moves), self.over, self.finding)
+                self.rng, tuple(map(tuple, self.grants)), tuple(map(tuple, self.shown)), tuple(self.moves), self.over, self.finding)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, State) and self.program is other.program and self._key() == other._key()
@@ -347,6 +350,10 @@ class State:
         """The cards ``player`` sees wherever they lie: card grants of `reveal` (``[-1 - card, player]``)."""
         return {-1 - g[0] for g in self.grants if g[0] < 0 and g[1] == player}
 
+    def shown_to(self, player: int) -> list:
+        """The cards `show` showed ``player`` during the last move, in the order shown."""
+        return list(dict.fromkeys(c for c, q in self.shown if q == player))
+
     def card_visible(self, player: int, card: int) -> bool:
         """Whether ``player`` sees the face of ``card`` where it lies now."""
         if self.grants and card in self.shown_cards(player):
@@ -412,6 +419,9 @@ class State:
         left = self.players_left()
         if left is not None:
             out["left"] = left  # the players who have left the game (rules that use `leave`)
+        shown = self.shown_to(player)
+        if shown:
+            out["shown"] = [labels[c] for c in shown]  # cards `show` let this player see during the last move
         if player == self.current_player:
             out["legal_moves"] = self.describe_moves(self.legal_moves())
         return out
@@ -465,6 +475,7 @@ class State:
         for (slot, _), v in zip(option.params, m.args):
             L[slot] = v
         self.moves.append(m)
+        self.shown = []  # `show`: the cards shown during this move, as [card, player]
         self.choice = -1
         self.actor = -1
         self.pc = option.body
@@ -764,6 +775,7 @@ class State:
             "current": self.current,
             "rng": self.rng,
             "grants": self.grants,
+            "shown": self.shown,
             "moves": [m.to_json() for m in self.moves],
             "over": self.over,
             "finding": self.finding,
@@ -856,6 +868,11 @@ def _load_state(game: Game, text) -> State:
     s.grants = need("grants", lambda v: isinstance(v, list) and all(
         isinstance(g, list) and len(g) == 2 and all(is_int(x) for x in g) for g in v),
         "a list of [zone, player] (a zone of -1 - c: the card c)")
+    if "shown" not in data:
+        data = dict(data, shown=[])  # saved before `show` existed
+    s.shown = need("shown", lambda v: isinstance(v, list) and all(
+        isinstance(x, list) and len(x) == 2 and is_int(x[0]) and 0 <= x[0] < p.card_count and is_int(x[1])
+        and 0 <= x[1] < n for x in v), "a list of [card, player]")
     raw_moves = need("moves", lambda v: isinstance(v, list), "a list of moves")
     try:
         s.moves = [Move.parse(m) for m in raw_moves]

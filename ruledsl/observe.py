@@ -35,7 +35,11 @@ def move_seen(before, after, move, viewer) -> str:
                 parts.append("?")
         else:
             parts.append(before.describe_arg(move, i))
-    return move.name + (f"({', '.join(parts)})" if parts else "")
+    text = move.name + (f"({', '.join(parts)})" if parts else "")
+    shown = [c for c in after.shown_to(viewers[0]) if all(c in after.shown_to(v) for v in viewers[1:])]
+    if shown:  # cards `show` showed the viewer during the move
+        text += " showing " + ", ".join(after.program.card_labels[c] for c in shown)
+    return text
 
 
 def observation(state, viewer: int) -> dict:

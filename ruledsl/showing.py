@@ -1,4 +1,8 @@
-"""Compiling `reveal WHAT to P { ... }`: letting a player see cards for a while.
+"""Compiling `reveal WHAT to P { ... }` and `show WHAT [to P]`: letting players see cards.
+
+`show` shows the cards for a moment, without moving them: the players it
+shows them to find them in their view's ``shown`` list until the next move
+(``State.shown``, pairs ``[card, player]`` cleared when a move is made).
 
 WHAT is a zone, several zones joined by `+`, a card or a list of cards (or a
 mix of these joined by `+`). A zone is granted as a zone: the player sees
@@ -38,6 +42,40 @@ def card_grant(card: int) -> int:
 def granted_card(target: int):
     """The card of a card grant, or None for a zone grant."""
     return -1 - target if target < 0 else None
+
+
+def _cards_of(comp, what):
+    """A closure giving the card ids `what` names (zones: the cards in them now)."""
+    pieces = [comp.expr(e) for e in parts(what)]
+    zones = comp.zone_list
+
+    def cards(st, L) -> list:
+        out = []
+        for fn, t in pieces:
+            v = fn(st, L)
+            if t == T.ZONE:
+                out.extend(st.zones[v])
+            elif t == T.TRACK:
+                out.extend(c for c in (st.places[q] for q in zones[v].places) if c >= 0)
+            elif t == T.CARD:
+                if v is not None:
+                    out.append(v)
+            else:
+                out.extend(v)
+        return list(dict.fromkeys(out))
+
+    return cards
+
+
+def compile_show(comp, s) -> None:
+    cards = _cards_of(comp, s.what)
+    to = comp.expr(s.to)[0] if s.to is not None else None
+
+    def show(st, L):
+        who = [to(st, L)] if to is not None else range(st.n)
+        st.shown.extend([c, p] for c in cards(st, L) for p in who if [c, p] not in st.shown)
+
+    comp.emit(SET, show, span=s.span)
 
 
 def compile_reveal(comp, s) -> None:

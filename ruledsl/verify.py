@@ -239,7 +239,7 @@ def check_hidden(s: State, rng: random.Random) -> None:
         return
     p = s.current_player
     view = s.view(p)
-    other = permute_hidden(s, p, rng)
+    other = permute_hidden(s, p, rng, keep=frozenset(s.shown_to(p)))  # cards `show` just showed are known
     try:
         again = other.view(p)
     except RuledslError as err:
@@ -280,7 +280,7 @@ def _visible_cards(s: State, player: int) -> set:
             out.update(s.zones[z.zid])
         elif s.zones[z.zid]:
             out.add(s.zones[z.zid][-1])
-    return out | s.shown_cards(player)
+    return out | s.shown_cards(player) | set(s.shown_to(player))
 
 
 def check_flow(states: list, moves: list, player: int, rng: random.Random) -> None:

@@ -113,3 +113,53 @@ def test_reveal_says_what_it_takes(what, word):
     msg = str(err.value)
     assert "`reveal` shows a zone, zones joined by `+`, a card or a list of cards, not " + word in msg
     assert "reveal hand[a] + hand[b] to p" in msg
+
+
+# ---- show: cards seen for a moment, without moving them
+
+SHOWOFF = Path(__file__).parent / "data" / "showoff.rules"
+
+
+def test_show_lets_every_player_see_the_card_drawn_until_the_next_move():
+    s = ruledsl.load(SHOWOFF).new_game(3, 2)
+    before = s.clone()
+    s.apply("draw")
+    card = s.zones[s.program.zones[[z.name for z in s.program.zones].index("hand[0]")].zid][-1]
+    label = s.card_label(card)
+    for p in range(3):
+        assert s.view(p)["shown"] == [label]
+        assert move_seen(before, s, s.moves[-1], p) == f"draw showing {label}"
+    assert s.view(1)["zones"]["hand[0]"] == ["?"]  # the card did not stay on the table
+    s.apply("draw")
+    assert label not in s.view(1).get("shown", [])  # the moment has passed
+
+
+def test_show_to_one_player_shows_the_hand_to_that_player_only():
+    s = ruledsl.load(SHOWOFF).new_game(3, 2)
+    for _ in range(4):
+        s.apply("draw")
+    before = s.clone()
+    s.apply("boast")  # player 1 shows their hand to player 2
+    hand = [s.card_label(c) for c in before.zones[[z.name for z in s.program.zones].index("hand[1]")]]
+    assert s.view(2)["shown"] == hand
+    assert "shown" not in s.view(0)
+    assert move_seen(before, s, s.moves[-1], 0) == "boast"
+    assert move_seen(before, s, s.moves[-1], 2) == "boast showing " + ", ".join(hand)
+    again = s.game.state_from_json(s.to_json())
+    assert again == s and again.view(2) == s.view(2)
+
+
+def test_verify_passes_show_and_catches_a_show_that_depends_on_a_hidden_card():
+    assert verify(ruledsl.load(SHOWOFF), examples=4, seed=1).ok
+    text = SHOWOFF.read_text(encoding="utf-8").replace(
+        "        show c\n        if c.rank > 10 {\n", "        if c.rank > 10 {\n          show c\n")
+    report = verify(ruledsl.loads(text, str(SHOWOFF)), examples=10, seed=1, shrink_seconds=4)
+    assert report.failure is not None and report.failure.check == "information flow", report.failure
+    assert "showing" in report.failure.message
+
+
+def test_show_says_what_it_takes():
+    text = SHOWOFF.read_text(encoding="utf-8").replace("show c\n", "show c.rank\n")
+    with pytest.raises(RuledslError) as err:
+        ruledsl.loads(text, str(SHOWOFF))
+    assert "`show` shows a zone, zones joined by `+`, a card or a list of cards, not a number" in str(err.value)
