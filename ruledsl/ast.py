@@ -507,6 +507,7 @@ class VarDef(Decl):
     index: tuple
     type: str
     init: Optional[Expr]
+    visibility: Optional[str] = None  # public (None), owner or hidden
 
 
 @node

@@ -102,6 +102,7 @@ class Program:
     kind_has: dict = attrs.Factory(dict)  # attribute -> per card id, whether its kind has it
     member_inits: dict = attrs.Factory(dict)  # growing family -> [(variable base, first-value fn)]
     card_locals: frozenset = frozenset()  # local slots that hold a card or a list of cards
+    var_visibility: dict = attrs.Factory(dict)  # variable name -> owner or hidden (public ones are left out)
 
 
 def compile_model(model: Model) -> Program:
@@ -182,6 +183,8 @@ class _Compiler(Layout, Loops):
             card_slots=frozenset(base + i for name, (base, sizes, _) in self.var_families.items()
                                  if m.vars[name].type == T.CARD for i in range(_product(sizes))),
             var_exists=self._var_exists(), flag_slots=self._flag_slots(),
+            var_visibility={name: v.visibility for name, v in m.vars.items()
+                            if v.visibility != "public" and name in self.var_families},
             kind_has=self.kind_has, member_inits=self._member_inits(),
             card_locals=frozenset(self.card_list_slots | {
                 fn.slot for fn, t in self.env.values() if t in (T.CARD, T.CARDS) and hasattr(fn, "slot")}),

@@ -22,6 +22,7 @@ from .parse import keywords
 ZONE_SHAPES = ("pile", "row", "track")
 VISIBILITIES = ("hidden", "owner", "others", "public", "top")
 VAR_TYPES = ("int", "bool", "player", "card")
+VAR_VISIBILITIES = ("public", "owner", "hidden")
 DEFAULT_LIMIT = 10000
 MAX_INDEX_SIZE = 1000  # the most values one index range may have
 DEFAULT_MEMBERS = 32  # the most members a growing family has at once, unless max_members(N) says
@@ -90,6 +91,7 @@ class VarInfo:
     type: str
     init: object
     node: object
+    visibility: str = "public"  # who sees it: public, owner (the player of its first index) or hidden
 
 
 @attrs.define
@@ -379,6 +381,7 @@ class Declarations:
             var = m.vars[item.name]
             var.dims = self._dims(item.index)
             self._var_type(var, item)
+            self._var_visibility(var, item)
 
     def _most_members(self, item: A.ZoneDef) -> int:
         opts = [o for o in item.options if o.name == "max_members"]
@@ -424,10 +427,23 @@ class Declarations:
             else:
                 info = VarInfo(full, list(zone.dims), sub.type, sub.init, sub)
                 self._var_type(info, sub)
+                self._var_visibility(info, sub)
                 m.vars[full] = info
                 zone.members[sub.name] = "var"
             if zone.grows:
                 m.grown[full] = "#" + zone.name
+
+    def _var_visibility(self, var: VarInfo, item: A.VarDef) -> None:
+        if item.visibility is None:
+            return
+        if item.visibility not in VAR_VISIBILITIES:
+            self.error("E209", f"unknown variable visibility `{item.visibility}`", item,
+                       _suggest(item.visibility, VAR_VISIBILITIES) or "a variable is public (the default), owner or hidden")
+            return
+        var.visibility = item.visibility
+        if var.visibility == "owner" and not (var.dims and var.dims[0][0] == "player"):
+            self.error("E209", f"variable `{item.name}` is seen by its owner, but it has no owner", item,
+                       f"give it one value per player, first: var {item.name}[player]: {item.type} owner")
 
     def _var_type(self, var: VarInfo, item: A.VarDef) -> None:
         m = self.model

@@ -394,10 +394,11 @@ class State:
                 zones[z.name] = [labels[c] if c in shown else "?" for c in cards]
         variables = {}
         card_slots, flags, var_exists = p.card_slots, p.flag_slots, p.var_exists
-        for base, sizes, dims in p.var_families.values():
+        for name, (base, sizes, dims) in p.var_families.items():
             count = 1
             for n in sizes:
                 count *= n
+            vis = p.var_visibility.get(name)
             for i in range(count):
                 label = p.var_names[base + i]
                 if dims and dims[0][0] == "player" and i // max(1, count // sizes[0]) >= self.n:
@@ -405,6 +406,9 @@ class State:
                 if base + i in flags or (base + i in var_exists and not self.vars[var_exists[base + i]]):
                     continue
                 v = self.vars[base + i]
+                if vis == "hidden" or (vis == "owner" and i // max(1, count // sizes[0]) != player):
+                    variables[label] = "?"  # a variable this player may not see
+                    continue
                 if base + i in card_slots and v is not None:
                     v = labels[v] if self.card_visible(player, v) else "?"
                 variables[label] = v

@@ -586,8 +586,9 @@ class _Builder(Transformer):
         return A.ConnectDef(first, first_slot, second, second_slot, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def var_def(self, meta, name, index, type_name, init):
-        return A.VarDef(str(name), index or (), str(type_name), init, span=self._span(meta))
+    def var_def(self, meta, name, index, type_name, visibility, init):
+        return A.VarDef(str(name), index or (), str(type_name), init,
+                        str(visibility) if visibility is not None else None, span=self._span(meta))
 
     def params(self, children):
         return tuple(str(c) for c in children if c is not None)

@@ -163,3 +163,40 @@ def test_show_says_what_it_takes():
     with pytest.raises(RuledslError) as err:
         ruledsl.loads(text, str(SHOWOFF))
     assert "`show` shows a zone, zones joined by `+`, a card or a list of cards, not a number" in str(err.value)
+
+
+# ---- variables that not everyone sees
+
+TALLY = Path(__file__).parent / "data" / "tally.rules"
+
+
+def test_an_owner_variable_is_seen_by_its_player_and_a_hidden_one_by_nobody():
+    s = ruledsl.load(TALLY).new_game(3, 6)
+    for _ in range(3):
+        s.apply("draw")
+    ranks = [s.vars[s.program.var_names.index(f"total[{p}]")] for p in range(3)]
+    assert all(r > 0 for r in ranks)
+    for viewer in range(3):
+        v = s.view(viewer)["vars"]
+        assert v[f"total[{viewer}]"] == ranks[viewer]
+        assert [v[f"total[{p}]"] for p in range(3) if p != viewer] == ["?", "?"]
+        assert v["last"] == "?" and v["draws"] == 3
+
+
+def test_verify_passes_owner_variables_and_catches_a_public_one_worked_out_from_hidden_cards():
+    text = TALLY.read_text(encoding="utf-8")
+    assert verify(ruledsl.load(TALLY), examples=4, seed=2).ok
+    public = ruledsl.loads(text.replace("int owner = 0 ", "int = 0 "), str(TALLY))
+    report = verify(public, examples=4, seed=2, shrink_seconds=4)
+    assert report.failure is not None and report.failure.check == "information flow", report.failure
+    assert "variables differ" in report.failure.message
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("var draws: int = 0", "var draws: int owner = 0", "variable `draws` is seen by its owner, but it has no owner"),
+    ("var draws: int = 0", "var draws: int secret = 0", "unknown variable visibility `secret`"),
+])
+def test_variable_visibility_errors(old, new, message):
+    with pytest.raises(RuledslError) as err:
+        ruledsl.loads(TALLY.read_text(encoding="utf-8").replace(old, new), str(TALLY))
+    assert message in str(err.value) and ":13:1:" in str(err.value)
