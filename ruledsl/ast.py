@@ -299,6 +299,8 @@ class Choose(Stmt):
     name: str
     actor: Expr
     options: tuple
+    each: Optional[str] = None  # `choose NAME by each p in DOMAIN`: the players choose together, in secret
+    domain: Optional[Expr] = None
 
 
 @node

@@ -411,6 +411,8 @@ class _Checker(Declarations):
             if in_trigger:
                 self.error("E206", "a trigger cannot ask a player to choose; it happens at once", s,
                            "set a variable in the trigger and ask in the flow")
+            if s.each is not None:
+                scope = self._choosers(s, scope)
             self.expect(self.expr(s.actor, scope), T.PLAYER, s.actor, "the player who chooses")
             options = list(s.options) + list(m.extensions.get(s.name, ()))
             names = [o.name for o in options]
@@ -539,6 +541,18 @@ class _Checker(Declarations):
             self.error("E202", f"`{family}[...].{member}` is a {what}, not a {want}", node)
             return None
         return f"{family}.{member}"
+
+    def _choosers(self, s: A.Choose, scope: dict) -> dict:
+        """`choose NAME by each p in DOMAIN`: binds ``p``, one of the players who choose together."""
+        t = self.expr(s.domain, scope)
+        if T.element(t) not in (T.PLAYER, T.ANY):
+            self.error("E202", f"the players who choose together run over players, not {T.describe(t)}", s.domain,
+                       "as in `choose bid by each p in players { ... }`")
+        if s.each in scope or s.each in self.model.vars or s.each in self.model.params:
+            self.error("E204", f"`{s.each}` is already a name here", s, "pick another name for the chooser")
+        inner = dict(scope)
+        inner[s.each] = self.bind(Binding(s.each, T.PLAYER), s)
+        return inner
 
     def zone_ref(self, ref: A.ZoneRef, scope: dict) -> str:
         if ref.member is not None:

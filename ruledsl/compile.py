@@ -22,6 +22,7 @@ from .picking import (best_fn, leave_effect, pick_fn, players_fn, put_each_effec
                       tuple_fn)
 from .rng import randbelow, shuffle
 from .showing import compile_reveal, compile_show
+from .together import compile_together
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET  # noqa: F401 - the engine reads them here
 
 MAX_TRIGGER_FIRINGS = 1000
@@ -43,6 +44,7 @@ class Choice:
     actor: object
     options: list
     span: Span
+    secret: bool = False  # one of the hidden commitments of `choose NAME by each p in DOMAIN`
 
 
 @attrs.define(eq=False)
@@ -641,6 +643,19 @@ class _Compiler(Layout, Loops):
 
         return one
 
+    def option(self, o) -> Option:
+        """A move of a decision, its parameters bound; its body starts at the next step."""
+        params, kinds = [], []
+        for p in o.params:
+            b = self._binding(p, p.name)
+            slot = self.slot(b)
+            dfn, dt = self.expr(p.domain)
+            self.env[b] = (_local(slot), T.element(dt) or T.ANY)
+            params.append((slot, self.domain(dfn, dt, p.domain.span)))
+            kinds.append(T.element(dt) or T.ANY)
+        where = self.expr(o.where)[0] if o.where is not None else None
+        return Option(o.name, params, where, len(self.code), kinds, o.span)
+
     def domain(self, fn, t, span):
         """A closure giving the values a domain runs over."""
         if t in T.CARD_SOURCES or t == T.ANY:
@@ -1018,6 +1033,8 @@ class _Compiler(Layout, Loops):
             self.emit(JUMP, top, span=span)
             self.code[top][2] = len(self.code)
             self.end_loop()
+        elif isinstance(s, A.Choose) and s.each is not None:
+            compile_together(self, s, list(s.options) + list(m.extensions.get(s.name, ())))
         elif isinstance(s, A.Choose):
             actor = self.expr(s.actor)[0]
             choice = Choice(s.name, actor, [], span)
@@ -1026,16 +1043,7 @@ class _Compiler(Layout, Loops):
             self.emit(CHOOSE, cid, span=span)
             ends = []
             for o in list(s.options) + list(m.extensions.get(s.name, ())):
-                params, kinds = [], []
-                for p in o.params:
-                    b = self._binding(p, p.name)
-                    slot = self.slot(b)
-                    dfn, dt = self.expr(p.domain)
-                    self.env[b] = (_local(slot), T.element(dt) or T.ANY)
-                    params.append((slot, self.domain(dfn, dt, p.domain.span)))
-                    kinds.append(T.element(dt) or T.ANY)
-                where = self.expr(o.where)[0] if o.where is not None else None
-                option = Option(o.name, params, where, len(self.code), kinds, o.span)
+                option = self.option(o)
                 choice.options.append(option)
                 self.block(o.body)
                 ends.append(self.emit(JUMP, None, span=o.span))

@@ -401,6 +401,12 @@ class _Builder(Transformer):
     def choose_stmt(self, meta, children):
         return A.Choose(str(children[0]), children[1], tuple(children[2:]), span=self._span(meta))
 
+    @v_args(meta=True)
+    def choose_each(self, meta, children):
+        name, _each, var, domain, *options = children
+        span = self._span(meta)
+        return A.Choose(str(name), A.Name(str(var), span=span), tuple(options), str(var), domain, span=span)
+
     @v_args(meta=True, inline=True)
     def option(self, meta, name, params, where, body):
         return A.Option(str(name), params or (), where, body, span=self._span(meta))
