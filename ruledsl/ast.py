@@ -317,6 +317,13 @@ class Show(Stmt):
 
 
 @node
+class Tell(Stmt):
+    attr: str  # the attribute the players learn
+    what: Expr  # as in Reveal
+    to: Optional[Expr]  # None: every player
+
+
+@node
 class AtOnce(Stmt):
     """Effects that happen together: triggers are checked after the whole block, not inside it.
     ``setup { ... }`` is the same, and may ask players to decide."""

@@ -446,6 +446,17 @@ class _Checker(Declarations):
                 self.expect(self.expr(s.to, scope), T.PLAYER, s.to, "the player who sees")
             if isinstance(s, A.Reveal):
                 self.loop_block(s.body, scope, in_trigger, loops=0)
+        elif isinstance(s, A.Tell):
+            if s.attr not in m.attributes:
+                self.error("E200", f"no kind of card has an attribute `{s.attr}`", s,
+                           _suggest(s.attr, m.attributes) or "tell names an attribute: tell colour of ...")
+            for part in showing.parts(s.what):
+                t = self.expr(part, scope)
+                if not showing.revealable(t):
+                    self.error("E202", f"`tell` tells about {showing.REVEALABLE}, not {T.describe(t)}", part,
+                               "as in `tell colour of cards(each c in hand[v] where c.colour == red)`")
+            if s.to is not None:
+                self.expect(self.expr(s.to, scope), T.PLAYER, s.to, "the player who learns")
         elif isinstance(s, A.AtOnce):
             if not s.setup and _contains_choice(s.body, m.procedures):
                 self.error("E206", "`at once` cannot ask a player to choose; its effects happen together", s,

@@ -21,7 +21,7 @@ from .members import grown_index, members_domain, new_member, remove_member
 from .picking import (best_fn, leave_effect, pick_fn, players_fn, put_each_effect, random_of, step_fn,
                       tuple_fn)
 from .rng import randbelow, shuffle
-from .showing import compile_reveal, compile_show
+from .showing import compile_reveal, compile_show, compile_tell
 from .together import compile_together
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET  # noqa: F401 - the engine reads them here
 
@@ -104,6 +104,7 @@ class Program:
     kind_has: dict = attrs.Factory(dict)  # attribute -> per card id, whether its kind has it
     member_inits: dict = attrs.Factory(dict)  # growing family -> [(variable base, first-value fn)]
     card_locals: frozenset = frozenset()  # local slots that hold a card or a list of cards
+    attr_types: dict = attrs.Factory(dict)  # card attribute -> its type (for showing what a player knows)
     var_visibility: dict = attrs.Factory(dict)  # variable name -> owner or hidden (public ones are left out)
 
 
@@ -185,6 +186,7 @@ class _Compiler(Layout, Loops):
             card_slots=frozenset(base + i for name, (base, sizes, _) in self.var_families.items()
                                  if m.vars[name].type == T.CARD for i in range(_product(sizes))),
             var_exists=self._var_exists(), flag_slots=self._flag_slots(),
+            attr_types=dict(m.attributes),
             var_visibility={name: v.visibility for name, v in m.vars.items()
                             if v.visibility != "public" and name in self.var_families},
             kind_has=self.kind_has, member_inits=self._member_inits(),
@@ -1053,6 +1055,8 @@ class _Compiler(Layout, Loops):
             compile_reveal(self, s)
         elif isinstance(s, A.Show):
             compile_show(self, s)
+        elif isinstance(s, A.Tell):
+            compile_tell(self, s)
         elif isinstance(s, A.AtOnce):
             first = len(self.code)
             self.block(s.body)

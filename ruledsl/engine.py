@@ -107,6 +107,7 @@ class Game:
         s.rng = seed_state(seed)
         s.grants = []
         s.shown = []
+        s.known = []
         s.moves = []
         s.over = False
         s.finding = None
@@ -151,7 +152,7 @@ class State:
     """Where a game stands. Plain data: clone(), ==, hash(), to_json()."""
 
     __slots__ = ("game", "program", "n", "seed", "zones", "places", "loc", "vars", "locals", "pc",
-                 "choice", "actor", "current", "rng", "grants", "shown", "moves", "over",
+                 "choice", "actor", "current", "rng", "grants", "shown", "known", "moves", "over",
                  "finding", "_legal")
 
     # ---- the OpenSpiel-like surface
@@ -240,6 +241,7 @@ class State:
         s.rng = self.rng
         s.grants = [g.copy() for g in self.grants]
         s.shown = [x.copy() for x in self.shown]
+        s.known = self.known  # never changed in place
         s.moves = self.moves.copy()
         s.over = self.over
         s.finding = self.finding
@@ -253,7 +255,8 @@ class State:
     def _key(self) -> tuple:
         return (self.n, self.seed, tuple(map(tuple, self.zones)), tuple(self.places), tuple(self.vars),
                 tuple(_freeze(v) for v in self.locals), self.pc, self.choice, self.actor, self.current,
-                self.rng, tuple(map(tuple, self.grants)), tuple(map(tuple, self.shown)), tuple(self.moves), self.over, self.finding)
+                self.rng, tuple(map(tuple, self.grants)), tuple(map(tuple, self.shown)),
+                tuple(map(tuple, self.known)), tuple(self.moves), self.over, self.finding)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, State) and self.program is other.program and self._key() == other._key()
@@ -350,6 +353,23 @@ class State:
         """The cards ``player`` sees wherever they lie: card grants of `reveal` (``[-1 - card, player]``)."""
         return {-1 - g[0] for g in self.grants if g[0] < 0 and g[1] == player}
 
+    def known_to(self, player: int) -> dict:
+        """What `tell` told ``player`` about cards: card -> the attributes they know, in the order told."""
+        out: dict = {}
+        for c, attr, q in self.known:
+            if q == player and c >= 0:  # -1: the attribute was told of (maybe of no card)
+                out.setdefault(c, []).append(attr)
+        return out
+
+    def _hint(self, card: int, attrs: list) -> str:
+        """A hidden card with the attributes its viewer knows: ``red ?``, ``red 5 ?``."""
+        p = self.program
+        words = []
+        for a in attrs:
+            v, t = p.card_attrs[a][card], p.attr_types.get(a, "")
+            words.append(p.enums[t[5:]][v] if t.startswith("enum:") and v is not None else str(v))
+        return " ".join(words + ["?"])
+
     def shown_to(self, player: int) -> list:
         """The cards `show` showed ``player`` during the last move, in the order shown."""
         return list(dict.fromkeys(c for c, q in self.shown if q == player))
@@ -373,6 +393,11 @@ class State:
         labels = p.card_labels
         zones = {}
         shown = self.shown_cards(player) if self.grants else ()
+        known = self.known_to(player) if self.known else {}
+
+        def face(c):  # a card this player does not see where it lies
+            return labels[c] if c in shown else self._hint(c, known[c]) if c in known else "?"
+
         for z in p.zones:
             if z.owner is not None and z.owner >= self.n:
                 continue
@@ -381,17 +406,15 @@ class State:
             how = self.sees(player, z.zid)
             if z.places:
                 cards = [self.places[q] for q in z.places]
-                zones[z.name] = [None if c < 0 else (labels[c] if how == "all" or c in shown else "?")
-                                 for c in cards]
+                zones[z.name] = [None if c < 0 else (labels[c] if how == "all" else face(c)) for c in cards]
                 continue
             cards = self.zones[z.zid]
             if how == "all":
                 zones[z.name] = [labels[c] for c in cards]
             elif how == "top":
-                zones[z.name] = [labels[c] if c in shown else "?" for c in cards[:-1]] + [labels[cards[-1]]] \
-                    if cards else []
+                zones[z.name] = [face(c) for c in cards[:-1]] + [labels[cards[-1]]] if cards else []
             else:
-                zones[z.name] = [labels[c] if c in shown else "?" for c in cards]
+                zones[z.name] = [face(c) for c in cards]
         variables = {}
         card_slots, flags, var_exists = p.card_slots, p.flag_slots, p.var_exists
         for name, (base, sizes, dims) in p.var_families.items():
@@ -780,6 +803,7 @@ class State:
             "rng": self.rng,
             "grants": self.grants,
             "shown": self.shown,
+            "known": self.known,
             "moves": [m.to_json() for m in self.moves],
             "over": self.over,
             "finding": self.finding,
@@ -877,6 +901,11 @@ def _load_state(game: Game, text) -> State:
     s.shown = need("shown", lambda v: isinstance(v, list) and all(
         isinstance(x, list) and len(x) == 2 and is_int(x[0]) and 0 <= x[0] < p.card_count and is_int(x[1])
         and 0 <= x[1] < n for x in v), "a list of [card, player]")
+    if "known" not in data:
+        data = dict(data, known=[])  # saved before `tell` existed
+    s.known = need("known", lambda v: isinstance(v, list) and all(
+        isinstance(x, list) and len(x) == 3 and is_int(x[0]) and -1 <= x[0] < p.card_count
+        and x[1] in p.attr_types and is_int(x[2]) and 0 <= x[2] < n for x in v), "a list of [card, attribute, player]")
     raw_moves = need("moves", lambda v: isinstance(v, list), "a list of moves")
     try:
         s.moves = [Move.parse(m) for m in raw_moves]

@@ -37,7 +37,7 @@ def parser() -> lark.Lark:
 RESERVED = frozenset("""
     and or not in if then else true false none each for where let put into under at deal from
     shuffle gather repeat times while turns until choose by move reveal to end once new as remove has
-    best break continue leave rejoin setup lowest highest show
+    best break continue leave rejoin setup lowest highest show tell of
 """.split())
 
 
@@ -425,6 +425,10 @@ class _Builder(Transformer):
     @v_args(meta=True, inline=True)
     def show_stmt(self, meta, what, to):
         return A.Show(what, to, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def tell_stmt(self, meta, attr, what, to):
+        return A.Tell(str(attr), what, to, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def at_once(self, meta, body):

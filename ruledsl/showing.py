@@ -78,6 +78,23 @@ def compile_show(comp, s) -> None:
     comp.emit(SET, show, span=s.span)
 
 
+def compile_tell(comp, s) -> None:
+    """`tell ATTR of WHAT [to P]`: the players learn ATTR of each card (``State.known``)."""
+    cards = _cards_of(comp, s.what)
+    to = comp.expr(s.to)[0] if s.to is not None else None
+    has = comp.kind_has.get(s.attr)
+
+    def tell(st, L):
+        who = [to(st, L)] if to is not None else range(st.n)
+        # [-1, attr, p]: p was told about this attribute, even of no card (a hint that points out no
+        # card says something too); verify then trades hidden cards only among cards that agree on it
+        new = [[-1, s.attr, p] for p in who]
+        new += [[c, s.attr, p] for c in cards(st, L) if has is None or has[c] for p in who]
+        st.known = st.known + [k for k in new if k not in st.known]
+
+    comp.emit(SET, tell, span=s.span)
+
+
 def compile_reveal(comp, s) -> None:
     """Emit the grant, the body, and the withdrawal (``comp``: the compiler)."""
     pieces = []

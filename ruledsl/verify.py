@@ -203,17 +203,30 @@ def hidden_positions(s: State, player: int) -> list:
     return out
 
 
-def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset()) -> State:
+def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset(), same=()) -> State:
     """A copy of ``s`` in which the cards ``player`` cannot see trade places at random (the cards
-    in ``keep`` stay where they are). It is a relabelling: a rule's memory of a card (a variable,
-    a ``let``) follows the place, so "the card just drawn" is the card now lying there."""
+    in ``keep`` stay where they are; a card trades places only with cards that agree on the
+    attributes ``same``: what `tell` told the player). It is a relabelling: a rule's memory of a
+    card (a variable, a ``let``) follows the place, so "the card just drawn" is the card now
+    lying there."""
     c = s.clone()
     positions = hidden_positions(c, player)
     if keep:
         positions = [(z, i) for z, i in positions if (c.places[i] if z == -1 else c.zones[z][i]) not in keep]
     cards = [c.places[i] if z == -1 else c.zones[z][i] for z, i in positions]
     shuffled = list(cards)
-    rng.shuffle(shuffled)
+    if same:
+        columns = [c.program.card_attrs[a] for a in same]
+        groups: dict = {}
+        for k, card in enumerate(cards):
+            groups.setdefault(tuple(col[card] for col in columns), []).append(k)
+        for ks in groups.values():
+            mixed = [cards[k] for k in ks]
+            rng.shuffle(mixed)
+            for k, card in zip(ks, mixed):
+                shuffled[k] = card
+    else:
+        rng.shuffle(shuffled)
     relabel = {a: b for a, b in zip(cards, shuffled) if a != b}
     for (z, i), card in zip(positions, shuffled):
         if z == -1:
@@ -224,6 +237,8 @@ def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset()) 
             c.loc[card] = z
     for slot in c.program.card_slots:
         c.vars[slot] = relabel.get(c.vars[slot], c.vars[slot])
+    if c.known:  # what `tell` told follows the place too (a card trades only with cards that agree on it)
+        c.known = [[relabel.get(k, k) if k >= 0 else k, a, q] for k, a, q in c.known]
     for slot in c.program.card_locals:
         v = c.locals[slot]
         if isinstance(v, int) and not isinstance(v, bool):
@@ -234,12 +249,19 @@ def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset()) 
     return c
 
 
+def told(s: State, player: int) -> tuple:
+    """The card attributes `tell` has told ``player`` about some card."""
+    return tuple(sorted({a for _, a, q in s.known if q == player}))
+
+
 def check_hidden(s: State, rng: random.Random) -> None:
     if s.is_over:
         return
     p = s.current_player
     view = s.view(p)
-    other = permute_hidden(s, p, rng, keep=frozenset(s.shown_to(p)))  # cards `show` just showed are known
+    # cards `show` just showed stay in place; cards trade places only with cards that agree on what
+    # `tell` told the player (who may know that the cards not pointed out are not red)
+    other = permute_hidden(s, p, rng, keep=frozenset(s.shown_to(p)), same=told(s, p))
     try:
         again = other.view(p)
     except RuledslError as err:
@@ -280,7 +302,7 @@ def _visible_cards(s: State, player: int) -> set:
             out.update(s.zones[z.zid])
         elif s.zones[z.zid]:
             out.add(s.zones[z.zid][-1])
-    return out | s.shown_cards(player) | set(s.shown_to(player))
+    return out | s.shown_cards(player) | set(s.shown_to(player))  # `show`: seen for a moment
 
 
 def check_flow(states: list, moves: list, player: int, rng: random.Random) -> None:
@@ -293,7 +315,8 @@ def check_flow(states: list, moves: list, player: int, rng: random.Random) -> No
     seen: set = set()
     for st in states:
         seen |= _visible_cards(st, player)
-    world = permute_hidden(states[0], player, rng, keep=frozenset(seen))
+    same = tuple(sorted({a for st in states for a in told(st, player)}))
+    world = permute_hidden(states[0], player, rng, keep=frozenset(seen), same=same)
     if world.zones == states[0].zones and world.places == states[0].places:
         return  # nothing traded places
     for i, m in enumerate(moves):

@@ -200,3 +200,55 @@ def test_variable_visibility_errors(old, new, message):
     with pytest.raises(RuledslError) as err:
         ruledsl.loads(TALLY.read_text(encoding="utf-8").replace(old, new), str(TALLY))
     assert message in str(err.value) and ":13:1:" in str(err.value)
+
+
+# ---- tell: what a player knows about a card without seeing it
+
+HINTS = Path(__file__).parent / "data" / "hints.rules"
+
+
+def _hinted(seed: int = 0):
+    s = ruledsl.load(HINTS).new_game(3, seed)
+    z = {z.name: z for z in s.program.zones}["hand[1]"]
+    hand = [s.places[q] for q in z.places]
+    colours = s.program.card_attrs["colour"]
+    red = s.program.enums["colour"].index("red")
+    return s, hand, [colours[c] == red for c in hand], red
+
+
+def test_tell_shows_the_attribute_of_pointed_out_cards_to_every_player():
+    s, hand, is_red, red = _hinted()
+    s.apply(f"hint(1, {red})")
+    mine = s.view(1)["zones"]["hand[1]"]
+    assert mine == ["red ?" if r else "?" for r in is_red]
+    assert s.view(2)["zones"]["hand[1]"] == [s.card_label(c) for c in hand]  # the others see the faces anyway
+    assert s.get_var("hints") == 5
+
+
+def test_what_was_told_follows_the_card_when_it_moves():
+    for seed in range(20):
+        s, hand, is_red, red = _hinted(seed)
+        if is_red[0]:
+            break
+    assert is_red[0], "no seed dealt player 1 a red first card"
+    s.apply(f"hint(1, {red})")
+    s.apply("play(1)")  # player 1 plays slot 1; slot 0 keeps the told card
+    s.apply("play(0)")  # player 2
+    s.apply("play(0)")  # player 0
+    s.apply("play(0)")  # player 1 plays the told card onto the pile: face up now
+    assert s.view(1)["zones"]["pile"][-1] == s.card_label(hand[0])
+    again = s.game.state_from_json(s.to_json())
+    assert again == s and again.view(1) == s.view(1)
+    assert [hand[0], "colour", 1] in s.known
+
+
+def test_verify_passes_hints_and_tell_errors_say_what_is_wrong():
+    assert verify(ruledsl.load(HINTS), examples=4, seed=5).ok
+    text = HINTS.read_text(encoding="utf-8")
+    with pytest.raises(RuledslError) as err:
+        ruledsl.loads(text.replace("tell colour of", "tell color of"), str(HINTS))
+    assert "no kind of card has an attribute `color`" in str(err.value) and "colour" in str(err.value)
+    with pytest.raises(RuledslError) as err:
+        ruledsl.loads(text.replace("tell colour of cards(each c in hand[q] where c.colour == k)",
+                                   "tell colour of k"), str(HINTS))
+    assert "`tell` tells about a zone, zones joined by `+`, a card or a list of cards, not a colour" in str(err.value)
