@@ -45,6 +45,7 @@ class Choice:
     options: list
     span: Span
     secret: bool = False  # one of the hidden commitments of `choose NAME by each p in DOMAIN`
+    together: object = None  # for a secret choice: fn(L) -> (the choosers, how many have chosen)
 
 
 @attrs.define(eq=False)

@@ -446,6 +446,10 @@ class State:
         left = self.players_left()
         if left is not None:
             out["left"] = left  # the players who have left the game (rules that use `leave`)
+        if not self.over and self.choice >= 0 and self.program.choices[self.choice].together is not None:
+            # players choosing together, in secret: who has chosen is public, not what
+            choosers, done = self.program.choices[self.choice].together(self.locals)
+            out["chosen"], out["waiting"] = list(choosers[:done]), list(choosers[done:])
         shown = self.shown_to(player)
         if shown:
             out["shown"] = [labels[c] for c in shown]  # cards `show` let this player see during the last move

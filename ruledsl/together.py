@@ -47,7 +47,7 @@ def compile_together(comp, s, options) -> None:
         L[who] = L[lst][L[idx]]
 
     comp.emit(SET, bind, span=span)
-    choice = Choice(s.name, _local(who), [], span, secret=True)
+    choice = Choice(s.name, _local(who), [], span, secret=True, together=lambda L: (L[lst], L[idx]))
     cid = len(comp.choices)
     comp.choices.append(choice)
     comp.emit(CHOOSE, cid, span=span)

@@ -117,3 +117,16 @@ def test_choosing_together_errors(old, new, message):
     with pytest.raises(RuledslError) as err:
         ruledsl.loads(GOOF.read_text(encoding="utf-8").replace(old, new), str(GOOF))
     assert message in str(err.value) and "goofspiel.rules:43:" in str(err.value)
+
+
+def test_the_view_says_who_has_chosen_and_who_is_still_to_choose():
+    s = ruledsl.load(GOOF).new_game(3, 2)
+    assert s.view(2)["chosen"] == [] and s.view(2)["waiting"] == [0, 1, 2]
+    s.apply(s.legal_moves()[0])
+    for p in range(3):
+        v = s.view(p)
+        assert v["chosen"] == [0] and v["waiting"] == [1, 2]
+    s.apply(s.legal_moves()[0])
+    s.apply(s.legal_moves()[0])
+    assert s.view(0)["chosen"] == [] and s.view(0)["waiting"] == [0, 1, 2]  # the next round
+    assert [len(s.view(0)["zones"][f"hand[{p}]"]) for p in range(3)] == [12, 12, 12]  # the bids were carried out
