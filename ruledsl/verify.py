@@ -40,6 +40,8 @@ ENGINE_CHECKS = [
     ("hidden information", "permuting the cards a player cannot see leaves that player's view unchanged"),
     ("information flow", "along the same moves, what a player observes (their view, whose decision is next, "
                          "others' moves as shown to them) does not change when cards they cannot see trade places"),
+    ("secret choices", "while players choose together, what the others observe does not depend on the "
+                       "choices already made"),
     ("save and clone", "a clone and a JSON round trip give an equal state"),
     ("replay", "replaying the seed and the moves gives the same state"),
     ("termination", "the game ends within the rules' move limit"),
@@ -275,6 +277,26 @@ def check_hidden(s: State, rng: random.Random) -> None:
                      f"moving cards they cannot see changes {what} in their view")
 
 
+def check_secret(before: State, after: State, m, rng: random.Random) -> None:
+    """``m`` was one player's choice among players who choose together. Had they chosen another
+    move, every other player must observe the same (view, whose decision is next, the move as shown),
+    as long as the others are still choosing (once all have chosen, the moves are carried out)."""
+    choice = before.program.choices[before.choice]
+    if after.over or after.choice != before.choice or choice.together(after.locals)[1] == 0:
+        return  # the last choice: all moves were carried out
+    other = rng.choice([x for x in before.legal_moves() if x != m])
+    world = before.clone()
+    world.apply(other)
+    for v in range(before.n):
+        if v == before.actor:
+            continue
+        here, there = move_seen(before, after, m, v), move_seen(before, world, other, v)
+        if here != there or observation(after, v) != observation(world, v):
+            raise Broken("secret choices", f"player {v} can tell player {before.actor}'s choice in "
+                         f"`{choice.name}` before all have chosen: {here} or {there} "
+                         f"({after.describe(m)} or {before.describe(other)}) look different to them")
+
+
 def check_replay(s: State) -> None:
     try:
         again = s.game.replay(s.n, s.seed, list(s.moves))
@@ -399,8 +421,12 @@ def play_checked(game: Game, players: int, seed: int, choose, on_step=None, dead
         if i is None:
             return s
         m = legal[i]
+        secret = (full or focus == "secret choices") and s.program.choices[s.choice].secret and len(legal) > 1
+        before = s.clone() if secret else None
         apply_listed(s, m)
         step += 1
+        if secret:
+            check_secret(before, s, m, random.Random(seed * 1_000_039 + step))
         if on_step:
             on_step(s)
         if full or focus == "save and clone":

@@ -130,3 +130,15 @@ def test_the_view_says_who_has_chosen_and_who_is_still_to_choose():
     s.apply(s.legal_moves()[0])
     assert s.view(0)["chosen"] == [] and s.view(0)["waiting"] == [0, 1, 2]  # the next round
     assert [len(s.view(0)["zones"][f"hand[{p}]"]) for p in range(3)] == [12, 12, 12]  # the bids were carried out
+
+
+def test_verify_checks_that_a_choice_made_together_stays_secret(monkeypatch):
+    import ruledsl.verify as V
+
+    report = verify(ruledsl.load(GOOF), examples=2, seed=1)
+    assert report.ok and "secret choices" in [name for name, _ in V.ENGINE_CHECKS]
+    # a broken display that shows everybody the move as it is: the check must see the bids differ
+    monkeypatch.setattr(V, "move_seen", lambda before, after, move, viewer: before.describe(move))
+    report = verify(ruledsl.load(GOOF), examples=2, seed=1, shrink_seconds=2)
+    assert report.failure is not None and report.failure.check == "secret choices", report.failure
+    assert "before all have chosen" in report.failure.message
