@@ -299,13 +299,28 @@ class Choose(Stmt):
     name: str
     actor: Expr
     options: tuple
+    each: Optional[str] = None  # `choose NAME by each p in DOMAIN`: the players choose together, in secret
+    domain: Optional[Expr] = None
 
 
 @node
 class Reveal(Stmt):
-    zone: ZoneRef
+    what: Expr  # a zone, zones joined by `+`, a card or a list of cards
     to: Expr
     body: tuple
+
+
+@node
+class Show(Stmt):
+    what: Expr  # as in Reveal
+    to: Optional[Expr]  # None: every player
+
+
+@node
+class Tell(Stmt):
+    attr: str  # the attribute the players learn
+    what: Expr  # as in Reveal
+    to: Optional[Expr]  # None: every player
 
 
 @node
@@ -504,6 +519,7 @@ class VarDef(Decl):
     index: tuple
     type: str
     init: Optional[Expr]
+    visibility: Optional[str] = None  # public (None), owner or hidden
 
 
 @node

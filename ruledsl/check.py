@@ -11,6 +11,7 @@ from __future__ import annotations
 import attrs
 
 from . import ast as A
+from . import showing
 from . import types as T
 from .assemble import Assembly, diag
 from .declare import SEATS_OUT, Binding, Declarations, Model, VarInfo, _dim_word, _suggest
@@ -410,6 +411,8 @@ class _Checker(Declarations):
             if in_trigger:
                 self.error("E206", "a trigger cannot ask a player to choose; it happens at once", s,
                            "set a variable in the trigger and ask in the flow")
+            if s.each is not None:
+                scope = self._choosers(s, scope)
             self.expect(self.expr(s.actor, scope), T.PLAYER, s.actor, "the player who chooses")
             options = list(s.options) + list(m.extensions.get(s.name, ()))
             names = [o.name for o in options]
@@ -431,10 +434,29 @@ class _Checker(Declarations):
                     self.expect(self.expr(o.where, inner, pure=True), T.BOOL, o.where, "a move's condition")
                 with self.guards.assuming(o.where):
                     self.block(o.body, inner, in_trigger)
-        elif isinstance(s, A.Reveal):
-            self.zone_ref(s.zone, scope)
-            self.expect(self.expr(s.to, scope), T.PLAYER, s.to, "the player who sees")
-            self.loop_block(s.body, scope, in_trigger, loops=0)
+        elif isinstance(s, (A.Reveal, A.Show)):
+            word = "reveal" if isinstance(s, A.Reveal) else "show"
+            example = ("as in `reveal hand[v] to current { ... }` or `reveal hand[a] + hand[b] to p { ... }`"
+                       if word == "reveal" else "as in `show c`, `show hand[v] to current` or `show top(deck, 2)`")
+            for part in showing.parts(s.what):
+                t = self.expr(part, scope)
+                if not showing.revealable(t):
+                    self.error("E202", f"`{word}` shows {showing.REVEALABLE}, not {T.describe(t)}", part, example)
+            if s.to is not None:
+                self.expect(self.expr(s.to, scope), T.PLAYER, s.to, "the player who sees")
+            if isinstance(s, A.Reveal):
+                self.loop_block(s.body, scope, in_trigger, loops=0)
+        elif isinstance(s, A.Tell):
+            if s.attr not in m.attributes:
+                self.error("E200", f"no kind of card has an attribute `{s.attr}`", s,
+                           _suggest(s.attr, m.attributes) or "tell names an attribute: tell colour of ...")
+            for part in showing.parts(s.what):
+                t = self.expr(part, scope)
+                if not showing.revealable(t):
+                    self.error("E202", f"`tell` tells about {showing.REVEALABLE}, not {T.describe(t)}", part,
+                               "as in `tell colour of cards(each c in hand[v] where c.colour == red)`")
+            if s.to is not None:
+                self.expect(self.expr(s.to, scope), T.PLAYER, s.to, "the player who learns")
         elif isinstance(s, A.AtOnce):
             if not s.setup and _contains_choice(s.body, m.procedures):
                 self.error("E206", "`at once` cannot ask a player to choose; its effects happen together", s,
@@ -530,6 +552,18 @@ class _Checker(Declarations):
             self.error("E202", f"`{family}[...].{member}` is a {what}, not a {want}", node)
             return None
         return f"{family}.{member}"
+
+    def _choosers(self, s: A.Choose, scope: dict) -> dict:
+        """`choose NAME by each p in DOMAIN`: binds ``p``, one of the players who choose together."""
+        t = self.expr(s.domain, scope)
+        if T.element(t) not in (T.PLAYER, T.ANY):
+            self.error("E202", f"the players who choose together run over players, not {T.describe(t)}", s.domain,
+                       "as in `choose bid by each p in players { ... }`")
+        if s.each in scope or s.each in self.model.vars or s.each in self.model.params:
+            self.error("E204", f"`{s.each}` is already a name here", s, "pick another name for the chooser")
+        inner = dict(scope)
+        inner[s.each] = self.bind(Binding(s.each, T.PLAYER), s)
+        return inner
 
     def zone_ref(self, ref: A.ZoneRef, scope: dict) -> str:
         if ref.member is not None:

@@ -22,6 +22,8 @@ from .members import grown_index, members_domain, new_member, remove_member
 from .picking import (best_fn, leave_effect, pick_fn, players_fn, put_each_effect, random_of, step_fn,
                       tuple_fn)
 from .rng import randbelow, shuffle
+from .showing import compile_reveal, compile_show, compile_tell
+from .together import compile_together
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET  # noqa: F401 - the engine reads them here
 
 MAX_TRIGGER_FIRINGS = 1000
@@ -43,6 +45,9 @@ class Choice:
     actor: object
     options: list
     span: Span
+    secret: bool = False  # one of the hidden commitments of `choose NAME by each p in DOMAIN`
+    together: object = None  # for a secret choice: fn(L) -> (the choosers, how many have chosen)
+    rewind: object = None  # for a secret choice: fn(L) forgets the choices made, back to the first chooser
 
 
 @attrs.define(eq=False)
@@ -103,6 +108,8 @@ class Program:
     member_inits: dict = attrs.Factory(dict)  # growing family -> [(variable base, first-value fn)]
     card_locals: frozenset = frozenset()  # local slots that hold a card (or none)
     card_list_locals: frozenset = frozenset()  # local slots that hold a list of cards (loops' lists too)
+    attr_types: dict = attrs.Factory(dict)  # card attribute -> its type (for showing what a player knows)
+    var_visibility: dict = attrs.Factory(dict)  # variable name -> owner or hidden (public ones are left out)
 
 
 def compile_model(model: Model) -> Program:
@@ -184,6 +191,9 @@ class _Compiler(Layout, Loops):
             card_slots=frozenset(base + i for name, (base, sizes, _) in self.var_families.items()
                                  if m.vars[name].type == T.CARD for i in range(_product(sizes))),
             var_exists=self._var_exists(), flag_slots=self._flag_slots(),
+            attr_types=dict(m.attributes),
+            var_visibility={name: v.visibility for name, v in m.vars.items()
+                            if v.visibility != "public" and name in self.var_families},
             kind_has=self.kind_has, member_inits=self._member_inits(),
             card_locals=frozenset(self._typed_locals(T.CARD)),
             card_list_locals=frozenset(self.card_list_slots | self._typed_locals(T.CARDS)),
@@ -652,6 +662,19 @@ class _Compiler(Layout, Loops):
 
         return one
 
+    def option(self, o) -> Option:
+        """A move of a decision, its parameters bound; its body starts at the next step."""
+        params, kinds = [], []
+        for p in o.params:
+            b = self._binding(p, p.name)
+            slot = self.slot(b)
+            dfn, dt = self.expr(p.domain)
+            self.env[b] = (_local(slot), T.element(dt) or T.ANY)
+            params.append((slot, self.domain(dfn, dt, p.domain.span)))
+            kinds.append(T.element(dt) or T.ANY)
+        where = self.expr(o.where)[0] if o.where is not None else None
+        return Option(o.name, params, where, len(self.code), kinds, o.span)
+
     def domain(self, fn, t, span):
         """A closure giving the values a domain runs over."""
         if t in T.CARD_SOURCES or t == T.ANY:
@@ -1032,6 +1055,8 @@ class _Compiler(Layout, Loops):
             self.emit(JUMP, top, span=span)
             self.code[top][2] = len(self.code)
             self.end_loop()
+        elif isinstance(s, A.Choose) and s.each is not None:
+            compile_together(self, s, list(s.options) + list(m.extensions.get(s.name, ())))
         elif isinstance(s, A.Choose):
             actor = self.expr(s.actor)[0]
             choice = Choice(s.name, actor, [], span)
@@ -1040,38 +1065,18 @@ class _Compiler(Layout, Loops):
             self.emit(CHOOSE, cid, span=span)
             ends = []
             for o in list(s.options) + list(m.extensions.get(s.name, ())):
-                params, kinds = [], []
-                for p in o.params:
-                    b = self._binding(p, p.name)
-                    slot = self.slot(b)
-                    dfn, dt = self.expr(p.domain)
-                    self.env[b] = (_local(slot), T.element(dt) or T.ANY)
-                    params.append((slot, self.domain(dfn, dt, p.domain.span)))
-                    kinds.append(T.element(dt) or T.ANY)
-                where = self.expr(o.where)[0] if o.where is not None else None
-                option = Option(o.name, params, where, len(self.code), kinds, o.span)
+                option = self.option(o)
                 choice.options.append(option)
                 self.block(o.body)
                 ends.append(self.emit(JUMP, None, span=o.span))
             for j in ends:
                 self.code[j][1] = len(self.code)
         elif isinstance(s, A.Reveal):
-            zf = self.zone_ref(s.zone)
-            to = self.expr(s.to)[0]
-            grant = self.new_slot()
-
-            def reveal(st, L):
-                g = (zf(st, L), to(st, L))
-                L[grant] = list(g)
-                st.grants.append(list(g))
-
-            def withdraw(st, L):
-                if L[grant] in st.grants:
-                    st.grants.remove(L[grant])
-
-            self.emit(SET, reveal, span=span)
-            self.block(s.body)
-            self.emit(SET, withdraw, span=span)
+            compile_reveal(self, s)
+        elif isinstance(s, A.Show):
+            compile_show(self, s)
+        elif isinstance(s, A.Tell):
+            compile_tell(self, s)
         elif isinstance(s, A.AtOnce):
             first = len(self.code)
             self.block(s.body)

@@ -21,8 +21,9 @@ from .limits import MAX_PLAYERS, MAX_SLOTS, MAX_VALUES, MAX_ZONES
 from .parse import keywords
 
 ZONE_SHAPES = ("pile", "row", "track")
-VISIBILITIES = ("hidden", "owner", "public", "top")
+VISIBILITIES = ("hidden", "owner", "others", "public", "top")
 VAR_TYPES = ("int", "bool", "player", "card")
+VAR_VISIBILITIES = ("public", "owner", "hidden")
 DEFAULT_LIMIT = 10000
 MAX_INDEX_SIZE = 1000  # the most values one index range may have
 DEFAULT_MEMBERS = 32  # the most members a growing family has at once, unless max_members(N) says
@@ -91,6 +92,7 @@ class VarInfo:
     type: str
     init: object
     node: object
+    visibility: str = "public"  # who sees it: public, owner (the player of its first index) or hidden
 
 
 @attrs.define
@@ -434,6 +436,7 @@ class Declarations:
             var.dims = self._dims(item.index)
             self._check_family_size(item, var.dims, "variable", MAX_VALUES)
             self._var_type(var, item)
+            self._var_visibility(var, item)
 
     def _most_members(self, item: A.ZoneDef) -> int:
         opts = [o for o in item.options if o.name == "max_members"]
@@ -479,10 +482,23 @@ class Declarations:
             else:
                 info = VarInfo(full, list(zone.dims), sub.type, sub.init, sub)
                 self._var_type(info, sub)
+                self._var_visibility(info, sub)
                 m.vars[full] = info
                 zone.members[sub.name] = "var"
             if zone.grows:
                 m.grown[full] = "#" + zone.name
+
+    def _var_visibility(self, var: VarInfo, item: A.VarDef) -> None:
+        if item.visibility is None:
+            return
+        if item.visibility not in VAR_VISIBILITIES:
+            self.error("E209", f"unknown variable visibility `{item.visibility}`", item,
+                       _suggest(item.visibility, VAR_VISIBILITIES) or "a variable is public (the default), owner or hidden")
+            return
+        var.visibility = item.visibility
+        if var.visibility == "owner" and not (var.dims and var.dims[0][0] == "player"):
+            self.error("E209", f"variable `{item.name}` is seen by its owner, but it has no owner", item,
+                       f"give it one value per player, first: var {item.name}[player]: {item.type} owner")
 
     def _var_type(self, var: VarInfo, item: A.VarDef) -> None:
         m = self.model
@@ -502,7 +518,7 @@ class Declarations:
             if o.name not in ZONE_SHAPES and o.name not in VISIBILITIES and o.name not in ZONE_EXTRAS:
                 self.error("E209", f"unknown zone option `{o.name}`", o,
                            _suggest(o.name, ZONE_SHAPES + VISIBILITIES + ZONE_EXTRAS)
-                           or "a zone is a pile, row or track(N), and hidden, owner, public or top")
+                           or "a zone is a pile, row or track(N), and hidden, owner, others, public or top")
         if len(shapes) > 1 or len(seen_vis) > 1:
             self.error("E209", f"zone `{item.name}` has more than one shape or visibility", item)
         if shapes:
@@ -524,8 +540,9 @@ class Declarations:
                 self.error("E209", f"a {zone.shape} takes no size; only a track has slots", shapes[0])
         if seen_vis:
             zone.visibility = seen_vis[0].name
-            if zone.visibility == "owner" and not any(d[0] == "player" for d in zone.dims):
-                self.error("E209", f"zone `{item.name}` is seen by its owner, but it has no owner",
+            if zone.visibility in ("owner", "others") and not any(d[0] == "player" for d in zone.dims):
+                who = "its owner" if zone.visibility == "owner" else "everybody but its owner"
+                self.error("E209", f"zone `{item.name}` is seen by {who}, but it has no owner",
                            seen_vis[0], f"give it one zone per player: zone {item.name}[player]")
 
 def _dim_word(dim: tuple) -> str:

@@ -106,6 +106,8 @@ class Game:
         s.current = 0
         s.rng = seed_state(seed)
         s.grants = []
+        s.shown = []
+        s.known = []
         s.moves = []
         s.over = False
         s.finding = None
@@ -150,7 +152,8 @@ class State:
     """Where a game stands. Plain data: clone(), ==, hash(), to_json()."""
 
     __slots__ = ("game", "program", "n", "seed", "zones", "places", "loc", "vars", "locals", "pc",
-                 "choice", "actor", "current", "rng", "grants", "moves", "over", "finding", "_legal")
+                 "choice", "actor", "current", "rng", "grants", "shown", "known", "moves", "over",
+                 "finding", "_legal")
 
     # ---- the OpenSpiel-like surface
 
@@ -247,6 +250,8 @@ class State:
         s.current = self.current
         s.rng = self.rng
         s.grants = [g.copy() for g in self.grants]
+        s.shown = [x.copy() for x in self.shown]
+        s.known = self.known  # never changed in place
         s.moves = self.moves.copy()
         s.over = self.over
         s.finding = self.finding
@@ -260,7 +265,8 @@ class State:
     def _key(self) -> tuple:
         return (self.n, self.seed, tuple(map(tuple, self.zones)), tuple(self.places), tuple(self.vars),
                 tuple(_freeze(v) for v in self.locals), self.pc, self.choice, self.actor, self.current,
-                self.rng, tuple(map(tuple, self.grants)), tuple(self.moves), self.over, self.finding)
+                self.rng, tuple(map(tuple, self.grants)), tuple(map(tuple, self.shown)),
+                tuple(map(tuple, self.known)), tuple(self.moves), self.over, self.finding)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, State) and self.program is other.program and self._key() == other._key()
@@ -344,6 +350,8 @@ class State:
             return "all"
         if z.visibility == "owner" and z.owner == player:
             return "all"
+        if z.visibility == "others" and z.owner != player:
+            return "all"  # cards held facing away: everybody but the owner sees them
         for g in self.grants:
             if g[0] == zid and g[1] == player:
                 return "all"
@@ -351,8 +359,35 @@ class State:
             return "top"
         return "count"
 
+    def shown_cards(self, player: int) -> set:
+        """The cards ``player`` sees wherever they lie: card grants of `reveal` (``[-1 - card, player]``)."""
+        return {-1 - g[0] for g in self.grants if g[0] < 0 and g[1] == player}
+
+    def known_to(self, player: int) -> dict:
+        """What `tell` told ``player`` about cards: card -> the attributes they know, in the order told."""
+        out: dict = {}
+        for c, attr, q in self.known:
+            if q == player and c >= 0:  # -1: the attribute was told of (maybe of no card)
+                out.setdefault(c, []).append(attr)
+        return out
+
+    def _hint(self, card: int, attrs: list) -> str:
+        """A hidden card with the attributes its viewer knows: ``red ?``, ``red 5 ?``."""
+        p = self.program
+        words = []
+        for a in attrs:
+            v, t = p.card_attrs[a][card], p.attr_types.get(a, "")
+            words.append(p.enums[t[5:]][v] if t.startswith("enum:") and v is not None else str(v))
+        return " ".join(words + ["?"])
+
+    def shown_to(self, player: int) -> list:
+        """The cards `show` showed ``player`` during the last move, in the order shown."""
+        return list(dict.fromkeys(c for c, q in self.shown if q == player))
+
     def card_visible(self, player: int, card: int) -> bool:
         """Whether ``player`` sees the face of ``card`` where it lies now."""
+        if self.grants and card in self.shown_cards(player):
+            return True
         where = self.loc[card]
         if where >= 0:
             how = self.sees(player, where)
@@ -367,6 +402,12 @@ class State:
         p = self.program
         labels = p.card_labels
         zones = {}
+        shown = self.shown_cards(player) if self.grants else ()
+        known = self.known_to(player) if self.known else {}
+
+        def face(c):  # a card this player does not see where it lies
+            return labels[c] if c in shown else self._hint(c, known[c]) if c in known else "?"
+
         for z in p.zones:
             if z.owner is not None and z.owner >= self.n:
                 continue
@@ -375,21 +416,22 @@ class State:
             how = self.sees(player, z.zid)
             if z.places:
                 cards = [self.places[q] for q in z.places]
-                zones[z.name] = [None if c < 0 else (labels[c] if how == "all" else "?") for c in cards]
+                zones[z.name] = [None if c < 0 else (labels[c] if how == "all" else face(c)) for c in cards]
                 continue
             cards = self.zones[z.zid]
             if how == "all":
                 zones[z.name] = [labels[c] for c in cards]
             elif how == "top":
-                zones[z.name] = ["?"] * (len(cards) - 1) + [labels[cards[-1]]] if cards else []
+                zones[z.name] = [face(c) for c in cards[:-1]] + [labels[cards[-1]]] if cards else []
             else:
-                zones[z.name] = ["?"] * len(cards)
+                zones[z.name] = [face(c) for c in cards]
         variables = {}
         card_slots, flags, var_exists = p.card_slots, p.flag_slots, p.var_exists
-        for base, sizes, dims in p.var_families.values():
+        for name, (base, sizes, dims) in p.var_families.items():
             count = 1
             for n in sizes:
                 count *= n
+            vis = p.var_visibility.get(name)
             for i in range(count):
                 label = p.var_names[base + i]
                 if dims and dims[0][0] == "player" and i // max(1, count // sizes[0]) >= self.n:
@@ -397,6 +439,9 @@ class State:
                 if base + i in flags or (base + i in var_exists and not self.vars[var_exists[base + i]]):
                     continue
                 v = self.vars[base + i]
+                if vis == "hidden" or (vis == "owner" and i // max(1, count // sizes[0]) != player):
+                    variables[label] = "?"  # a variable this player may not see
+                    continue
                 if base + i in card_slots and v is not None:
                     v = labels[v] if self.card_visible(player, v) else "?"
                 variables[label] = v
@@ -411,6 +456,13 @@ class State:
         left = self.players_left()
         if left is not None:
             out["left"] = left  # the players who have left the game (rules that use `leave`)
+        if not self.over and self.choice >= 0 and self.program.choices[self.choice].together is not None:
+            # players choosing together, in secret: who has chosen is public, not what
+            choosers, done = self.program.choices[self.choice].together(self.locals)
+            out["chosen"], out["waiting"] = list(choosers[:done]), list(choosers[done:])
+        shown = self.shown_to(player)
+        if shown:
+            out["shown"] = [labels[c] for c in shown]  # cards `show` let this player see during the last move
         if player == self.current_player:
             out["legal_moves"] = self.describe_moves(self.legal_moves())
         return out
@@ -464,6 +516,7 @@ class State:
         for (slot, _), v in zip(option.params, m.args):
             L[slot] = v
         self.moves.append(m)
+        self.shown = []  # `show`: the cards shown during this move, as [card, player]
         self.choice = -1
         self.actor = -1
         self.pc = option.body
@@ -763,6 +816,8 @@ class State:
             "current": self.current,
             "rng": self.rng,
             "grants": self.grants,
+            "shown": self.shown,
+            "known": self.known,
             "moves": [m.to_json() for m in self.moves],
             "over": self.over,
             "finding": self.finding,
@@ -853,7 +908,18 @@ def _load_state(game: Game, text) -> State:
     s.current = need("current", lambda v: is_int(v) and 0 <= v < max(n, 1), "a player")
     s.rng = need("rng", lambda v: is_int(v) and 0 <= v < 2 ** 64, "the generator's 64-bit state")
     s.grants = need("grants", lambda v: isinstance(v, list) and all(
-        isinstance(g, list) and len(g) == 2 and all(is_int(x) for x in g) for g in v), "a list of [zone, player]")
+        isinstance(g, list) and len(g) == 2 and all(is_int(x) for x in g) for g in v),
+        "a list of [zone, player] (a zone of -1 - c: the card c)")
+    if "shown" not in data:
+        data = dict(data, shown=[])  # saved before `show` existed
+    s.shown = need("shown", lambda v: isinstance(v, list) and all(
+        isinstance(x, list) and len(x) == 2 and is_int(x[0]) and 0 <= x[0] < p.card_count and is_int(x[1])
+        and 0 <= x[1] < n for x in v), "a list of [card, player]")
+    if "known" not in data:
+        data = dict(data, known=[])  # saved before `tell` existed
+    s.known = need("known", lambda v: isinstance(v, list) and all(
+        isinstance(x, list) and len(x) == 3 and is_int(x[0]) and -1 <= x[0] < p.card_count
+        and x[1] in p.attr_types and is_int(x[2]) and 0 <= x[2] < n for x in v), "a list of [card, attribute, player]")
     raw_moves = need("moves", lambda v: isinstance(v, list), "a list of moves")
     try:
         s.moves = [Move.parse(m) for m in raw_moves]

@@ -4,7 +4,8 @@ as they are shown to that player.
 A move's card argument is shown to a player only if that player can see the card just before
 or just after the move (a card played face up onto the table is shown; a card put face down,
 or taken from the deck into another player's hand, is shown as ``?``). Everything else about a
-move (its name, numbers, players) is public: every player sees which move was made.
+move (its name, numbers, players) is public: every player sees which move was made, except in a
+secret choice (`choose NAME by each p in ...`): the others are shown only ``NAME: ?``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ def move_seen(before, after, move, viewer) -> str:
     a card that lay face up for everybody (a public zone) is said where it came from:
     ``play(2♥ from declared[0])``. Nothing here depends on a card the viewer cannot see."""
     viewers = [viewer] if isinstance(viewer, int) else sorted(viewer)
+    if not before.over and before.choice >= 0 and before.program.choices[before.choice].secret \
+            and viewers != [before.actor]:
+        # a hidden commitment of players who choose together: the others learn only that it was made
+        return f"{before.program.choices[before.choice].name}: ?"
     kinds = _kinds(before, move)
     parts = []
     for i, a in enumerate(move.args):
@@ -35,7 +40,11 @@ def move_seen(before, after, move, viewer) -> str:
                 parts.append("?")
         else:
             parts.append(before.describe_arg(move, i))
-    return move.name + (f"({', '.join(parts)})" if parts else "")
+    text = move.name + (f"({', '.join(parts)})" if parts else "")
+    shown = [c for c in after.shown_to(viewers[0]) if all(c in after.shown_to(v) for v in viewers[1:])]
+    if shown:  # cards `show` showed the viewer during the move
+        text += " showing " + ", ".join(after.program.card_labels[c] for c in shown)
+    return text
 
 
 def observation(state, viewer: int) -> dict:

@@ -39,7 +39,7 @@ def parser() -> lark.Lark:
 RESERVED = frozenset("""
     and or not in if then else true false none each for where let put into under at deal from
     shuffle gather repeat times while turns until choose by move reveal to end once new as remove has
-    best break continue leave rejoin setup lowest highest
+    best break continue leave rejoin setup lowest highest show tell of
 """.split())
 
 
@@ -403,6 +403,12 @@ class _Builder(Transformer):
     def choose_stmt(self, meta, children):
         return A.Choose(str(children[0]), children[1], tuple(children[2:]), span=self._span(meta))
 
+    @v_args(meta=True)
+    def choose_each(self, meta, children):
+        name, _each, var, domain, *options = children
+        span = self._span(meta)
+        return A.Choose(str(name), A.Name(str(var), span=span), tuple(options), str(var), domain, span=span)
+
     @v_args(meta=True, inline=True)
     def option(self, meta, name, params, where, body):
         return A.Option(str(name), params or (), where, body, span=self._span(meta))
@@ -415,8 +421,16 @@ class _Builder(Transformer):
         return A.OptionParam(str(name), domain, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def reveal_stmt(self, meta, zone, to, body):
-        return A.Reveal(zone, to, body, span=self._span(meta))
+    def reveal_stmt(self, meta, what, to, body):
+        return A.Reveal(what, to, body, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def show_stmt(self, meta, what, to):
+        return A.Show(what, to, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def tell_stmt(self, meta, attr, what, to):
+        return A.Tell(str(attr), what, to, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def at_once(self, meta, body):
@@ -590,8 +604,9 @@ class _Builder(Transformer):
         return A.ConnectDef(first, first_slot, second, second_slot, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def var_def(self, meta, name, index, type_name, init):
-        return A.VarDef(str(name), index or (), str(type_name), init, span=self._span(meta))
+    def var_def(self, meta, name, index, type_name, visibility, init):
+        return A.VarDef(str(name), index or (), str(type_name), init,
+                        str(visibility) if visibility is not None else None, span=self._span(meta))
 
     def params(self, children):
         return tuple(str(c) for c in children if c is not None)

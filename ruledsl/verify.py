@@ -25,7 +25,7 @@ from .coverage import Coverage, instrument
 from .engine import Game, Move, State
 from .errors import IllegalMove, RuledslError, RulesRuntimeError
 from .observe import move_seen, observation
-from .worlds import follow_cards
+from .worlds import follow_cards, told, trade_groups
 
 LOG_FORMAT = "ruledsl-log"
 LOG_MISMATCH = "log"  # the check name when a log's move is not legal: the log does not fit the rules
@@ -41,6 +41,8 @@ ENGINE_CHECKS = [
     ("hidden information", "permuting the cards a player cannot see leaves that player's view unchanged"),
     ("information flow", "along the same moves, what a player observes (their view, whose decision is next, "
                          "others' moves as shown to them) does not change when cards they cannot see trade places"),
+    ("secret choices", "while players choose together, what the others observe does not depend on the "
+                       "choices already made"),
     ("save and clone", "a clone and a JSON round trip give an equal state"),
     ("replay", "replaying the seed and the moves gives the same state"),
     ("termination", "the game ends within the rules' move limit"),
@@ -197,21 +199,31 @@ def hidden_positions(s: State, player: int) -> list:
         out.extend((z.zid, i) for i in range(hidden))
     # a shared place is visible if any of its tracks is
     visible = {q for z in s.program.zones if z.places and s.sees(player, z.zid) != "count" for q in z.places}
-    return [(z, i) for z, i in out if not (z == -1 and i in visible)]
+    out = [(z, i) for z, i in out if not (z == -1 and i in visible)]
+    shown = s.shown_cards(player)  # cards a `reveal` shows wherever they lie
+    if shown:
+        out = [(z, i) for z, i in out if (s.places[i] if z == -1 else s.zones[z][i]) not in shown]
+    return out
 
 
-def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset()) -> State:
+def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset(), same=()) -> State:
     """A copy of ``s`` in which the cards ``player`` cannot see trade places at random (the cards
-    in ``keep`` stay where they are). It is a relabelling: a rule's memory of a card (a variable,
-    a ``let``, a value or zone indexed by the card) follows the place, so "the card just drawn" is the
-    card now lying there (see :func:`worlds.follow_cards`)."""
+    in ``keep`` stay where they are; a card trades places only with cards that agree on the
+    attributes ``same``: what `tell` told the player, see :func:`worlds.trade_groups`). It is a
+    relabelling: a rule's memory of a card (a variable, a ``let``, a value or zone indexed by the card,
+    what `tell` told of it) follows the place, so "the card just drawn" is the card now lying there
+    (see :func:`worlds.follow_cards`)."""
     c = s.clone()
     positions = hidden_positions(c, player)
     if keep:
         positions = [(z, i) for z, i in positions if (c.places[i] if z == -1 else c.zones[z][i]) not in keep]
     cards = [c.places[i] if z == -1 else c.zones[z][i] for z, i in positions]
     shuffled = list(cards)
-    rng.shuffle(shuffled)
+    for ks in trade_groups(c.program, cards, same):
+        mixed = [cards[k] for k in ks]
+        rng.shuffle(mixed)
+        for k, card in zip(ks, mixed):
+            shuffled[k] = card
     relabel = {a: b for a, b in zip(cards, shuffled) if a != b}
     for (z, i), card in zip(positions, shuffled):
         if z == -1:
@@ -231,7 +243,9 @@ def check_hidden(s: State, rng: random.Random) -> None:
         return
     p = s.current_player
     view = s.view(p)
-    other = permute_hidden(s, p, rng)
+    # cards `show` just showed stay in place; cards trade places only with cards that agree on what
+    # `tell` told the player (who may know that the cards not pointed out are not red)
+    other = permute_hidden(s, p, rng, keep=frozenset(s.shown_to(p)), same=told(s, p))
     try:
         again = other.view(p)
     except RuledslError as err:
@@ -243,6 +257,26 @@ def check_hidden(s: State, rng: random.Random) -> None:
         raise Broken("hidden information",
                      f"player {p} deciding `{s.decision}` can tell hidden cards apart: "
                      f"moving cards they cannot see changes {what} in their view")
+
+
+def check_secret(before: State, after: State, m, rng: random.Random) -> None:
+    """``m`` was one player's choice among players who choose together. Had they chosen another
+    move, every other player must observe the same (view, whose decision is next, the move as shown),
+    as long as the others are still choosing (once all have chosen, the moves are carried out)."""
+    choice = before.program.choices[before.choice]
+    if after.over or after.choice != before.choice or choice.together(after.locals)[1] == 0:
+        return  # the last choice: all moves were carried out
+    other = rng.choice([x for x in before.legal_moves() if x != m])
+    world = before.clone()
+    world.apply(other)
+    for v in range(before.n):
+        if v == before.actor:
+            continue
+        here, there = move_seen(before, after, m, v), move_seen(before, world, other, v)
+        if here != there or observation(after, v) != observation(world, v):
+            raise Broken("secret choices", f"player {v} can tell player {before.actor}'s choice in "
+                         f"`{choice.name}` before all have chosen: {here} or {there} "
+                         f"({after.describe(m)} or {before.describe(other)}) look different to them")
 
 
 def check_replay(s: State) -> None:
@@ -272,7 +306,7 @@ def _visible_cards(s: State, player: int) -> set:
             out.update(s.zones[z.zid])
         elif s.zones[z.zid]:
             out.add(s.zones[z.zid][-1])
-    return out
+    return out | s.shown_cards(player) | set(s.shown_to(player))  # `show`: seen for a moment
 
 
 def check_flow(states: list, moves: list, player: int, rng: random.Random) -> None:
@@ -285,7 +319,8 @@ def check_flow(states: list, moves: list, player: int, rng: random.Random) -> No
     seen: set = set()
     for st in states:
         seen |= _visible_cards(st, player)
-    world = permute_hidden(states[0], player, rng, keep=frozenset(seen))
+    same = tuple(sorted({a for st in states for a in told(st, player)}))
+    world = permute_hidden(states[0], player, rng, keep=frozenset(seen), same=same)
     if world.zones == states[0].zones and world.places == states[0].places:
         return  # nothing traded places
     for i, m in enumerate(moves):
@@ -368,8 +403,12 @@ def play_checked(game: Game, players: int, seed: int, choose, on_step=None, dead
         if i is None:
             return s
         m = legal[i]
+        secret = (full or focus == "secret choices") and s.program.choices[s.choice].secret and len(legal) > 1
+        before = s.clone() if secret else None
         apply_listed(s, m)
         step += 1
+        if secret:
+            check_secret(before, s, m, random.Random(seed * 1_000_039 + step))
         if on_step:
             on_step(s)
         if full or focus == "save and clone":

@@ -15,7 +15,18 @@ while everything the player can see stays exactly where it is.
   that now lies where the old one lay (``let c = top(deck)`` still means the
   top card of the deck); values and zones indexed by a hidden card
   (``var x[card]``, ``zone under[card]``) move with them to the new card;
-- the flow, the visibility grants, the variables and the list of moves made.
+- the flow, the visibility grants, the variables and the list of moves made;
+- cards seen where they lie: zones the player sees (``owner``, ``others``
+  held by someone else, ``public``, ``top``, granted by ``reveal``), cards a
+  ``reveal`` showed (card grants) and cards ``show`` showed during the last move;
+- what ``tell`` told the player: a hidden card only trades places with cards
+  that agree on every attribute told to the player (about any card), and the
+  hint follows the card, so a world never contradicts a hint.
+
+While players choose together in secret (``choose NAME by each p in ...``),
+a world forgets the choices the *other* players already made and makes them
+again at random among their legal moves (the player's own choice is kept), so
+a search bot deciding in a secret choice never sees others' pending choices.
 
 A hidden card only trades places with hidden cards of its *back group*: the
 cards whose kinds start the game together in one zone (``cards ... in
@@ -34,7 +45,12 @@ What a world does not model (a player may know more than it keeps):
   it is shuffled like any other hidden pile of its back group;
 - inferences from the other players' past moves (a player who drew instead
   of playing probably had nothing to play);
-- flow locals whose type the compiler does not know as a card.
+- flow locals whose type the compiler does not know as a card;
+- variables the player may not see (``var x: int hidden``, another player's
+  ``owner`` variable): a world keeps their real values, even when they were
+  worked out from hidden cards. A bot that reads them from a world (not from
+  its view, which shows ``?``) could peek; the bots shipped here do not read
+  variables of a world except to play the rules forward.
 
 :class:`Knowledge` is what a search bot gets: one canonical world with no
 secret in it at all (the hidden cards in a fixed order), from which it samples
@@ -85,9 +101,34 @@ def back_groups(program) -> list[int]:
     return groups
 
 
+def told(state: State, player: int) -> tuple:
+    """The card attributes `tell` has told ``player`` about some card (sorted)."""
+    return tuple(sorted({a for _, a, q in state.known if q == player}))
+
+
+def trade_groups(program, cards: list, same: tuple) -> list[list[int]]:
+    """The indices of ``cards`` grouped so that cards in one group agree on every attribute in ``same``
+    (what `tell` told a player): hidden cards may trade places only within a group."""
+    if not same:
+        return [list(range(len(cards)))]
+    columns = [program.card_attrs[a] for a in same]
+    groups: dict = {}
+    for k, card in enumerate(cards):
+        groups.setdefault(tuple(col[card] for col in columns), []).append(k)
+    return list(groups.values())
+
+
 def hidden_positions(state: State, player: int) -> list[tuple[int, int]]:
     """Where the cards ``player`` cannot see lie, in a fixed order: ``(zone id, index)`` for a pile or
-    row, ``(-1 - place, 0)`` for a board place."""
+    row, ``(-1 - place, 0)`` for a board place. Cards a `reveal` or `show` let the player see are left out."""
+    out = _positions(state, player)
+    seen = (state.shown_cards(player) if state.grants else set()) | set(state.shown_to(player))
+    if seen:
+        out = [(z, i) for z, i in out if (state.zones[z][i] if z >= 0 else state.places[-1 - z]) not in seen]
+    return out
+
+
+def _positions(state: State, player: int) -> list[tuple[int, int]]:
     program = state.program
     out = []
     seen_places = set()
@@ -111,23 +152,59 @@ def hidden_positions(state: State, player: int) -> list[tuple[int, int]]:
 
 def determinize(state: State, player: int, rng: random.Random) -> State:
     """A copy of ``state`` with the cards ``player`` cannot see dealt at random (see the module text)."""
-    return _redeal(state, player, rng)
+    world = _redeal(state, player, rng)
+    _choose_again(world, _unmake_secrets(world, player), rng)
+    return world
 
 
 def canonical(state: State, player: int) -> State:
     """A copy of ``state`` with the cards ``player`` cannot see in a fixed order: the same for every
-    state that differs from this one only in those cards."""
-    return _redeal(state, player, None)
+    state that differs from this one only in those cards. Secret choices made together are left
+    unmade (see :func:`_unmake_secrets`)."""
+    world = _redeal(state, player, None)
+    _unmake_secrets(world, player)
+    return world
+
+
+def _unmake_secrets(world: State, player: int) -> list:
+    """If players are choosing together in secret and some have chosen, forget their choices: the
+    world goes back to the first chooser. Returns what to choose again: ``[(chooser, move or None)]``,
+    the move kept for ``player``'s own choice, None for another's (to be drawn at random)."""
+    if world.over or world.choice < 0:
+        return []
+    choice = world.program.choices[world.choice]
+    if choice.rewind is None:
+        return []
+    choosers, done = choice.together(world.locals)
+    if done == 0:
+        return []
+    made = world.moves[len(world.moves) - done:]
+    redo = [(q, m if q == player else None) for q, m in zip(choosers[:done], made)]
+    choice.rewind(world.locals)
+    world.moves = world.moves[:len(world.moves) - done]
+    world.actor = choice.actor(world, world.locals)
+    world._legal = None
+    return redo
+
+
+def _choose_again(world: State, redo: list, rng: random.Random) -> None:
+    """Make the secret choices forgotten by :func:`_unmake_secrets` again: the player's own as it was,
+    the others' at random among their legal moves."""
+    for q, m in redo:
+        legal = world.legal_moves()
+        world.apply(m if m is not None and m in legal else rng.choice(legal))
 
 
 def _plan(state: State, player: int) -> list[tuple[list, list]]:
     """The hidden cards by back group: ``[(positions, cards now there)]``, positions in a fixed order."""
     groups = back_groups(state.program)
-    pools: dict[int, tuple[list, list]] = {}
+    columns = [state.program.card_attrs[a] for a in told(state, player)]
+    pools: dict[tuple, tuple[list, list]] = {}
     for pos in hidden_positions(state, player):
         zid, i = pos
         card = state.zones[zid][i] if zid >= 0 else state.places[-1 - zid]
-        spots, cards = pools.setdefault(groups[card], ([], []))
+        key = (groups[card],) + tuple(col[card] for col in columns)  # same back, same hints
+        spots, cards = pools.setdefault(key, ([], []))
         spots.append(pos)
         cards.append(card)
     return list(pools.values())
@@ -193,6 +270,10 @@ def follow_cards(state: State, mapping: dict) -> None:
             zones[base + j] = old[i]
             for c in old[i]:
                 loc[c] = base + j
+    if state.known:  # what `tell` told follows the card (new lists: a clone shares them)
+        state.known = [[mapping.get(c, c) if c >= 0 else c, a, q] for c, a, q in state.known]
+    if state.shown:
+        state.shown = [[mapping.get(c, c), q] for c, q in state.shown]
 
 
 def _redeal(state: State, player: int, rng: random.Random | None, plan=None) -> State:
@@ -226,17 +307,22 @@ class Knowledge:
     inside it; ``sample(rng)`` deals that world's hidden cards at random.
     """
 
-    __slots__ = ("player", "world", "_plan")
+    __slots__ = ("player", "world", "_plan", "_redo", "_view")
 
     def __init__(self, state: State, player: int):
         self.player = player
-        self.world = canonical(state, player)
-        self._plan = _plan(self.world, player)  # the same for every sample: worked out once
+        world = _redeal(state, player, None)
+        self._plan = _plan(world, player)  # the same for every sample: worked out once
+        self._view = world.view(player)  # before secret choices are unmade: the real state's view
+        self._redo = _unmake_secrets(world, player)  # others' secret choices: drawn again per sample
+        self.world = world
 
     def sample(self, rng: random.Random) -> State:
         """A world that agrees with everything the player can see, drawn with ``rng``."""
-        return _redeal(self.world, self.player, rng, self._plan)
+        world = _redeal(self.world, self.player, rng, self._plan)
+        _choose_again(world, self._redo, rng)
+        return world
 
     def view(self) -> dict:
         """The player's view (the same as the real state's)."""
-        return self.world.view(self.player)
+        return self.world.view(self.player) if not self._redo else self._view

@@ -244,3 +244,49 @@ winner(p): highest score(p)
         assert [len(cards) for cards in world.zones] == sizes
         assert world.view(0) == real.view(0) and world.vars == real.vars
         assert all(len(places) == 1 for places in world.card_locations().values())
+
+
+# ---- worlds and lang1's constructs: tell hints, secret choices made together
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_a_world_never_contradicts_a_tell_hint():
+    g = ruledsl.load(DATA / "hints.rules")
+    s = g.new_game(3, 1)
+    red = s.program.enums["colour"].index("red")
+    s.apply(f"hint(1, {red})")  # player 1 learns which of their cards are red
+    colours = s.program.card_attrs["colour"]
+    z = {z.name: z for z in s.program.zones}["hand[1]"]
+    real = [colours[s.places[q]] == red for q in z.places]
+    rng = random.Random(3)
+    moved = False
+    for _ in range(20):
+        world = determinize(s, 1, rng)
+        cards = [world.places[q] for q in z.places]
+        assert [colours[c] == red for c in cards] == real
+        assert world.view(1) == s.view(1)  # the hints in the view ('red ?') follow the cards
+        moved |= cards != [s.places[q] for q in z.places]
+    assert moved, "no world dealt player 1 other cards"
+
+
+def test_a_bot_in_a_secret_choice_does_not_see_the_others_pending_choices():
+    g = game("goofspiel")
+    s = g.new_game(3, 4)
+    first = s.legal_moves()
+    a, b = s.clone(), s.clone()
+    a.apply(first[0])
+    b.apply(first[-1])  # player 0 bid differently; player 1 decides next in both
+    assert a.current_player == b.current_player == 1
+    ka, kb = Knowledge(a, 1), Knowledge(b, 1)
+    assert ka.world == kb.world and ka.view() == a.view(1) == b.view(1)
+    rng = random.Random(7)
+    bids = Counter()
+    for _ in range(30):
+        world = ka.sample(rng)
+        assert world.current_player == 1 and world.view(1) == a.view(1)
+        assert len(world.moves) == len(a.moves)
+        bids[world.moves[-1]] += 1
+        d = determinize(a, 1, rng)
+        assert d.current_player == 1 and d.view(1) == a.view(1)
+    assert len(bids) > 1, "every sampled world had player 0 bid the same"

@@ -33,6 +33,9 @@ async function loadStep(i) {
 function card(label, slotNumber) {
   if (label === null || label === undefined) return el("span", { class: "card slot", text: String(slotNumber ?? "") });
   if (label === "?") return el("span", { class: "card back", title: "hidden" });
+  // a hidden card the seat knows something about (`tell`): "red ?"
+  if (label.endsWith(" ?")) return el("span", { class: "card back", title: "hidden; known: " + label.slice(0, -2),
+                                               text: label.slice(0, -2) });
   const red = /[\u2665\u2666]/.test(label);  // red suit symbols, when the cards use them
   return el("span", { class: "card face" + (red ? " red" : ""), text: label });
 }

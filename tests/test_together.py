@@ -1,0 +1,144 @@
+"""`choose NAME by each p in DOMAIN`: players who choose together, each choice hidden until all have chosen."""
+
+from pathlib import Path
+
+import pytest
+
+import ruledsl
+from ruledsl.errors import RuledslError
+from ruledsl.observe import move_seen
+from ruledsl.verify import verify
+
+GOOF = Path("games/goofspiel.rules")
+
+CLAIM = """
+game "Claim"
+players 2..3
+include "standard.rules"
+cards standard52 in deck
+zone deck: pile hidden
+zone pool: row public
+zone got[player]: pile public
+var bids[player]: int = 0
+flow {
+  put top(deck) into pool
+  choose grab by each p in players {
+    move claim(c in pool, n in 1..3) {
+      bids[p] = n
+      if c in pool { put c into got[p] }
+    }
+    move wait {}
+  }
+}
+define score(p) = size(got[p])
+winner(p): highest score(p)
+"""
+
+
+def claim():
+    return ruledsl.loads(CLAIM, str(GOOF))
+
+
+def test_a_later_chooser_sees_the_same_game_whatever_the_earlier_chose():
+    game = ruledsl.load(GOOF)
+    start = game.new_game(3, 5)
+    assert start.current_player == 0 and start.decision == "bid"
+    seen = set()
+    for m in start.legal_moves():
+        s = start.clone()
+        s.apply(m)
+        assert s.current_player == 1 and s.decision == "bid"
+        v = s.view(1)
+        seen.add((repr(v), tuple(s.legal_moves()), move_seen(start, s, m, 1), move_seen(start, s, m, 2)))
+    assert len(start.legal_moves()) == 13 and len(seen) == 1
+    (_, _, to_1, to_2), = seen
+    assert to_1 == to_2 == "bid: ?"
+
+
+def test_the_chooser_sees_their_own_choice_and_the_others_only_that_one_was_made():
+    s = claim().new_game(2, 1)
+    m = next(m for m in s.legal_moves() if m.name == "claim" and m.args[1] == 3)
+    before = s.clone()
+    s.apply(m)
+    assert move_seen(before, s, m, 0) == f"claim({s.card_label(m.args[0])} from pool, 3)"
+    assert move_seen(before, s, m, 1) == "grab: ?"
+    assert move_seen(before, s, m, [0, 1]) == "grab: ?"  # a shared screen shows what all of them may see
+    assert s.view(1)["vars"]["bids[0]"] == 0  # nothing happens before all have chosen
+    assert s.get_var("bids[0]") == 0
+    again = s.game.state_from_json(s.to_json())
+    assert again == s
+    again.apply("wait")
+    assert again.over and again.get_var("bids[0]") == 3
+
+
+def test_choices_are_carried_out_together_in_an_order_the_seed_draws():
+    winners = {}
+    for seed in range(12):
+        s = claim().new_game(2, seed)
+        s.apply(next(m for m in s.legal_moves() if m.name == "claim" and m.args[1] == 1))
+        s.apply(next(m for m in s.legal_moves() if m.name == "claim" and m.args[1] == 2))
+        assert s.over
+        assert s.get_var("bids[0]") == 1 and s.get_var("bids[1]") == 2  # both moves were carried out
+        got = [p for p in range(2) if s.view(p)["zones"][f"got[{p}]"]]
+        assert len(got) == 1  # the first to claim takes the card
+        winners[seed] = got[0]
+        replayed = s.game.replay(2, seed, list(s.moves))
+        assert replayed == s
+    assert set(winners.values()) == {0, 1}
+
+
+def test_verify_proves_goofspiel_keeps_the_bids_secret():
+    report = verify(ruledsl.load(GOOF), examples=5, seed=3)
+    assert report.ok, report.failure
+    assert report.steps > 50
+
+
+def test_a_bid_made_in_turn_instead_shows_in_the_next_players_view():
+    """The contrast: with one plain `choose` per player, the second bidder sees the first bid."""
+    text = GOOF.read_text(encoding="utf-8").replace(
+        "    choose bid by each p in players {\n      move bid(c in hand[p]) {",
+        "    for p in players {\n    choose bid by p {\n      move bid(c in hand[p]) {").replace(
+        "        put c into bid[p]\n      }\n    }\n", "        put c into bid[p]\n      }\n    }\n    }\n")
+    start = ruledsl.loads(text, str(GOOF)).new_game(2, 5)
+    views = set()
+    for m in start.legal_moves():
+        s = start.clone()
+        s.apply(m)
+        views.add(repr(s.view(1)["zones"]["bid[0]"]))
+    assert len(views) == 13
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("choose bid by each p in players", "choose bid by each p in hand[0]",
+     "the players who choose together run over players, not a zone"),
+    ("choose bid by each p in players", "choose bid by each points in players", "`points` is already a name here"),
+])
+def test_choosing_together_errors(old, new, message):
+    with pytest.raises(RuledslError) as err:
+        ruledsl.loads(GOOF.read_text(encoding="utf-8").replace(old, new), str(GOOF))
+    assert message in str(err.value) and "goofspiel.rules:43:" in str(err.value)
+
+
+def test_the_view_says_who_has_chosen_and_who_is_still_to_choose():
+    s = ruledsl.load(GOOF).new_game(3, 2)
+    assert s.view(2)["chosen"] == [] and s.view(2)["waiting"] == [0, 1, 2]
+    s.apply(s.legal_moves()[0])
+    for p in range(3):
+        v = s.view(p)
+        assert v["chosen"] == [0] and v["waiting"] == [1, 2]
+    s.apply(s.legal_moves()[0])
+    s.apply(s.legal_moves()[0])
+    assert s.view(0)["chosen"] == [] and s.view(0)["waiting"] == [0, 1, 2]  # the next round
+    assert [len(s.view(0)["zones"][f"hand[{p}]"]) for p in range(3)] == [12, 12, 12]  # the bids were carried out
+
+
+def test_verify_checks_that_a_choice_made_together_stays_secret(monkeypatch):
+    import ruledsl.verify as V
+
+    report = verify(ruledsl.load(GOOF), examples=2, seed=1)
+    assert report.ok and "secret choices" in [name for name, _ in V.ENGINE_CHECKS]
+    # a broken display that shows everybody the move as it is: the check must see the bids differ
+    monkeypatch.setattr(V, "move_seen", lambda before, after, move, viewer: before.describe(move))
+    report = verify(ruledsl.load(GOOF), examples=2, seed=1, shrink_seconds=2)
+    assert report.failure is not None and report.failure.check == "secret choices", report.failure
+    assert "before all have chosen" in report.failure.message
