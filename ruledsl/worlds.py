@@ -48,9 +48,9 @@ What a world does not model (a player may know more than it keeps):
 - flow locals whose type the compiler does not know as a card;
 - variables the player may not see (``var x: int hidden``, another player's
   ``owner`` variable): a world keeps their real values, even when they were
-  worked out from hidden cards. A bot that reads them from a world (not from
-  its view, which shows ``?``) could peek; the bots shipped here do not read
-  variables of a world except to play the rules forward.
+  worked out from hidden cards. The view shows ``?``, but a bot playing the
+  rules forward or judging a world by the rules' score may use them (a score
+  worked out from a hidden variable can leak it).
 
 :class:`Knowledge` is what a search bot gets: one canonical world with no
 secret in it at all (the hidden cards in a fixed order), from which it samples
