@@ -380,8 +380,10 @@ def simulate_command(file, games, players, seed, sets, bots, as_json, jobs, dask
     n = _check_players(game, players)
     bot_choice = _bots_option(bots, n)
     if jobs > 1 or dask or report_dir:
-        from .cli_scale import play_many, simulate_report, stats_of, throughput
+        from .cli_scale import play_many, prepare_report, simulate_report, stats_of, throughput
 
+        if report_dir:
+            prepare_report(report_dir)
         run, seconds = play_many(game, file, sets, games, n, seed, bot_choice, jobs, dask, report_dir is not None)
         stats = stats_of(game, run, games, n, seed, bot_choice)
         throughput(games, seconds, jobs, dask)

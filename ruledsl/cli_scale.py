@@ -77,6 +77,16 @@ def play_many(game, file, sets, games, n, seed, bots, jobs, dask, coverage, labe
     return run, time.perf_counter() - started
 
 
+def prepare_report(directory) -> None:
+    """Make the report directory before any game is played, so a bad one fails at once."""
+    from pathlib import Path
+
+    try:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"cannot make the report directory {directory}: {exc.strerror or exc}") from None
+
+
 def throughput(games: int, seconds: float, jobs: int, dask) -> None:
     where = f"on Dask at {dask}" if dask else f"{jobs} processes" if jobs > 1 else "in one process"
     rate = games / seconds if seconds > 0 else float("inf")
@@ -134,6 +144,8 @@ def compare_command(base, variant, games, players, seed, base_sets, variant_sets
     n = _check_players(gb, players)
     _check_players(gv, n)
     bot_choice = _bots_option(bots, n)
+    if report_dir is not None:
+        prepare_report(report_dir)
     rb, tb = play_many(gb, base, base_sets, games, n, seed, bot_choice, jobs, dask, report_dir is not None, "base")
     rv, tv = play_many(gv, variant, variant_sets, games, n, seed, bot_choice, jobs, dask, report_dir is not None,
                        "variant")

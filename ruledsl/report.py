@@ -203,7 +203,7 @@ def plots(report: dict, out: Path, prefix: str = "") -> list:
 
     fig, ax = plt.subplots(figsize=(5, 3.2))
     for p, hist in enumerate(report["scores"]):
-        _bar_hist(ax, hist, label=f"seat {p}", alpha=0.5)
+        ax.step([float(k) for k in hist], list(hist.values()), where="mid", label=f"seat {p}")
     ax.set_xlabel("final score")
     ax.set_ylabel("games")
     ax.legend()
