@@ -476,7 +476,10 @@ if __name__ == "__main__":  # pragma: no cover
               help="Time allowed for shortening a failing game.")
 @click.option("--coverage", "show_coverage", is_flag=True,
               help="List every move, trigger, condition and rule line with how often the games reached it.")
-def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds, show_coverage) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Split the games into this many independent searches run by as many processes "
+                   "(docs/scale.md).")
+def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds, show_coverage, jobs) -> None:
     """Check FILE's rules with property-based testing: the engine's invariants and the file's own."""
     from .verify import checks_of, verify
 
@@ -509,7 +512,17 @@ def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds
                 click.echo(f"verify: {report.examples} of {_plural(examples, 'game')} done, "
                            f"{_plural(report.steps, 'move')} checked, {now - started:.0f} s", err=True)
     try:
-        report = verify(game, counts, examples, seed, progress, shrink_seconds)
+        if jobs > 1:
+            from .scale import verify_parallel
+
+            def shards_done(done, total):
+                if bar is not None:
+                    bar.update(task, completed=done)
+
+            report = verify_parallel(game, file, _parse_sets(sets), counts, examples, seed, jobs, shrink_seconds,
+                                     shards_done)
+        else:
+            report = verify(game, counts, examples, seed, progress, shrink_seconds)
     finally:
         if bar is not None:
             bar.stop()

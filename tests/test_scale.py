@@ -160,3 +160,32 @@ def test_compare_refuses_a_player_count_one_side_cannot_seat(tmp_path):
     result = invoke("compare", DATA / "race.rules", CAR, "--players", 9)
     assert result.exit_code == 2
     assert "not 9 (use --players)" in result.stderr
+
+
+def test_verify_with_jobs_reaches_the_verdict_of_one_process(tmp_path):
+    good = DATA / "race.rules"
+    bad = tmp_path / "race_low.rules"
+    bad.write_text(good.read_text(encoding="utf-8") +
+                   'invariant low for p in players: points[p] < 4 "nobody gets far"\n', encoding="utf-8")
+    for rules, code in ((good, 0), (bad, 1)):
+        one = invoke("verify", rules, "-k", 6, "--shrink-seconds", 2, "--out", tmp_path / "one.json")
+        two = invoke("verify", rules, "-k", 6, "--shrink-seconds", 2, "--jobs", 2, "--out", tmp_path / "two.json")
+        assert one.exit_code == two.exit_code == code, two.stdout + two.stderr
+        if code == 0:
+            assert "ok: every check held in 6 games" in two.stdout
+        else:
+            assert "FAILED: invariant low" in one.stdout and "FAILED: invariant low" in two.stdout
+            assert json.loads((tmp_path / "two.json").read_text(encoding="utf-8"))["failure"]["check"] == \
+                "invariant low"
+
+
+def test_verify_shards_split_the_examples(race):
+    from ruledsl.scale import verify_parallel, verify_shards
+
+    assert verify_shards(7, 3, 1) == [(7, 3)]
+    assert [k for k, _ in verify_shards(7, 3, 3)] == [3, 2, 2]
+    assert len({s for _, s in verify_shards(7, 3, 3)}) == 3
+    a = verify_parallel(race, DATA / "race.rules", {}, None, 5, 1, 2, 1.0)
+    b = verify_parallel(race, DATA / "race.rules", {}, None, 5, 1, 2, 1.0)
+    assert a.ok and a.examples == 5
+    assert (a.steps, a.longest, a.coverage.summary()) == (b.steps, b.longest, b.coverage.summary())
