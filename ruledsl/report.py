@@ -2,7 +2,7 @@
 
 The statistics come from scipy (confidence intervals of proportions, paired
 tests); the plots from matplotlib with its Agg backend (no display needed).
-Both are in the ``scale`` extra: ``pip install 'ruledsl[scale]'``.
+Both are dependencies of ruledsl; only Dask's ``distributed`` is an extra (``scale``).
 
 :func:`balance` turns the records of :func:`ruledsl.scale.run_games` into a
 plain dict (``report.json``); :func:`paired` compares two runs played with the
@@ -25,7 +25,7 @@ def _scipy_stats():
     try:
         from scipy import stats
     except ImportError:
-        raise ParameterError("reports and comparisons need scipy: pip install 'ruledsl[scale]'") from None
+        raise ParameterError("reports and comparisons need scipy, a dependency of ruledsl: pip install scipy") from None
     return stats
 
 
@@ -164,7 +164,7 @@ def _plt():
     try:
         import matplotlib
     except ImportError:
-        raise ParameterError("--report needs matplotlib: pip install 'ruledsl[scale]'") from None
+        raise ParameterError("--report needs matplotlib, a dependency of ruledsl: pip install matplotlib") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -225,6 +225,7 @@ def plots(report: dict, out: Path, prefix: str = "") -> list:
     fig, ax = plt.subplots(figsize=(5, 0.6 + 0.25 * max(1, len(chosen))))
     ax.barh([k for k, _ in chosen][::-1], [v for _, v in chosen][::-1], color="#b279a2")
     ax.set_xlabel("times chosen")
+    ax.tick_params(axis="x", labelrotation=30)
     save(fig, "moves", "Moves chosen")
     return made
 

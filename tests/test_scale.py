@@ -58,7 +58,7 @@ def test_records_and_coverage_do_not_depend_on_the_number_of_processes(race):
 
 
 def test_a_dask_cluster_gives_the_results_of_a_local_run(race):
-    distributed = pytest.importorskip("distributed")  # in the scale extra, which CI installs
+    import distributed  # in the dev and scale extras
     path = DATA / "race.rules"
     local = run_games(race, path, {}, 2, 11, 40, "random", jobs=1, coverage=True)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
@@ -73,7 +73,7 @@ def test_a_dask_cluster_gives_the_results_of_a_local_run(race):
 
 
 def test_an_unreachable_scheduler_is_a_usage_error(monkeypatch):
-    pytest.importorskip("distributed")
+    import distributed  # noqa: F401  (in the dev and scale extras: the test must not be skipped)
     monkeypatch.setenv("RULEDSL_DASK_TIMEOUT", "1")
     result = invoke("simulate", DATA / "race.rules", "--games", 2, "--dask", "tcp://127.0.0.1:9")
     assert result.exit_code == 2
