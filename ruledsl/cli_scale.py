@@ -13,7 +13,6 @@ import time
 import click
 
 from .cli import (
-    BOTS,
     CliError,
     _bots_option,
     _check_players,
@@ -24,6 +23,7 @@ from .cli import (
     _stderr_is_terminal,
     _stdout_is_terminal,
     main,
+    simulate_command,
 )
 from .errors import ParameterError, RulesRuntimeError
 from .scale import coverage_of, run_games
@@ -125,8 +125,6 @@ def simulate_report(game, file, run, n, report_dir, stats) -> None:
 @click.option("--base-set", "base_sets", multiple=True, metavar="NAME=VALUE", help="Set a parameter of BASE.")
 @click.option("--variant-set", "variant_sets", multiple=True, metavar="NAME=VALUE",
               help="Set a parameter of VARIANT.")
-@click.option("--bot", "bots", multiple=True, type=click.Choice(sorted(BOTS)),
-              help="Bot for every seat, or repeated once per seat [default: random]; the same on both sides.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @scale_options
 def compare_command(base, variant, games, players, seed, base_sets, variant_sets, bots, as_json, jobs, dask,
@@ -170,6 +168,10 @@ def compare_command(base, variant, games, players, seed, base_sets, variant_sets
         click.echo(json.dumps(data))
         return
     _compare_table(data, base, variant, games, n, seed)
+
+
+# --bot as simulate takes it (the same choices and settings), for both sides
+compare_command.params.append(next(p for p in simulate_command.params if p.name == "bots"))
 
 
 def _compare_table(data, base, variant, games, n, seed) -> None:
