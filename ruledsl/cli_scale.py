@@ -90,7 +90,8 @@ def prepare_report(directory) -> None:
 def throughput(games: int, seconds: float, jobs: int, dask) -> None:
     where = f"on Dask at {dask}" if dask else f"{jobs} processes" if jobs > 1 else "in one process"
     rate = games / seconds if seconds > 0 else float("inf")
-    click.echo(f"{_plural(games, 'game')} in {seconds:.2f} s {where}: {rate:,.0f} games/s", err=True)
+    shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2f}"
+    click.echo(f"{_plural(games, 'game')} in {seconds:.2f} s {where}: {shown} games/s", err=True)
 
 
 def stats_of(game, run, games, n, seed, bots):

@@ -24,7 +24,8 @@ from typing import Callable
 import attrs
 
 from .errors import ParameterError, RulesRuntimeError, read_source
-from .sim import PlayoutFailed, derive_seed, play_game
+from .botbase import Bot
+from .sim import PlayoutFailed, _seat_bots, derive_seed, play_game
 
 _GAMES: dict = {}  # (path, text, params) -> compiled game, one per worker process
 
@@ -83,8 +84,11 @@ def play_chunk(task: dict) -> dict:
             if cov is not None:
                 cov.note_moves(state, legal, move)
 
+        bots = task["bots"]
+        if cov is not None:  # a bot that searches plays imagined games: they must not count as coverage
+            bots = [_Unseen(b, cov) if b.wants_worlds else b for b in _seat_bots(bots, task["players"], seed)]
         try:
-            result = play_game(game, task["players"], seed, task["bots"], on_decision=note)
+            result = play_game(game, task["players"], seed, bots, on_decision=note)
         except RulesRuntimeError as err:
             records.append({"index": i, "seed": seed, "error": str(err)})
             break
@@ -97,6 +101,29 @@ def play_chunk(task: dict) -> dict:
         out["coverage"] = {"runs": cov.runs, "true": cov.true, "false": cov.false, "fired": cov.fired,
                            "offered": cov.offered, "taken": cov.taken, "shapes": cov.shapes}
     return out
+
+
+class _Unseen(Bot):
+    """A bot whose thinking leaves the coverage counts as they were (only the moves played count)."""
+
+    def __init__(self, inner: Bot, cov):
+        self.inner = inner
+        self.cov = cov
+        self.name = inner.name
+        self.wants_view = inner.wants_view
+        self.wants_worlds = inner.wants_worlds
+        self.given = getattr(inner, "given", {})
+
+    def choose(self, *args):
+        cov = self.cov
+        before = (list(cov.runs), list(cov.true), list(cov.false), list(cov.fired))
+        try:
+            return self.inner.choose(*args)
+        finally:
+            cov.runs[:], cov.true[:], cov.false[:], cov.fired[:] = before
+
+    def __repr__(self) -> str:
+        return repr(self.inner)
 
 
 def _merge_coverage(total: dict | None, part: dict) -> dict:

@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 
 import attrs
 
-from .bots import Bot, make_bot
+from .bots import Bot, decide, make_bot
 from .engine import Game
 from .errors import IllegalMove, ParameterError, RulesRuntimeError
 
@@ -180,7 +180,7 @@ def play_game(game: Game, players: int | None = None, seed: int = 0,
             player = state.current_player
             legal = state.legal_moves()
             bot = seated[player]
-            move = bot.choose(state.view(player) if bot.wants_view else None, legal)
+            move = decide(bot, state, player, legal)
             if move not in legal:
                 raise IllegalMove(move, f"bot {bot!r} in seat {player} chose a move that is not legal", legal)
             if on_decision is not None:
@@ -194,7 +194,7 @@ def play_game(game: Game, players: int | None = None, seed: int = 0,
         players=n,
         seed=seed,
         params=dict(game.program.params),
-        bots=[b.name for b in seated],
+        bots=[b.label for b in seated],
         scores=scores,
         winners=winners,
         moves=[m.to_json() for m in state.moves],
@@ -236,7 +236,7 @@ def simulate(game: Game, games: int, players: int | None = None, seed: int = 0,
 
 def bot_names(bots, n: int, seed: int = 0) -> list[str]:
     """The names of the bots seated for ``n`` players (checks the bots as play would)."""
-    return [b.name for b in _seat_bots(bots, n, seed)]
+    return [b.label for b in _seat_bots(bots, n, seed)]
 
 
 def add_up(results, name: str, games: int, n: int, seed: int, params: dict, names: list) -> SimulationStats:

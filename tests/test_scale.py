@@ -189,3 +189,26 @@ def test_verify_shards_split_the_examples(race):
     b = verify_parallel(race, DATA / "race.rules", {}, None, 5, 1, 2, 1.0)
     assert a.ok and a.examples == 5
     assert (a.steps, a.longest, a.coverage.summary()) == (b.steps, b.longest, b.coverage.summary())
+
+
+def test_search_bots_with_settings_give_the_same_games_in_every_mode(race):
+    """Bots are rebuilt in each game from their name, settings and the game's seed, wherever it is played."""
+    import distributed
+
+    path = DATA / "race.rules"
+    bots = ["mcts:iterations=8", "random"]
+    one = run_games(race, path, {}, 2, 7, 6, bots, jobs=1, coverage=True)
+    two = run_games(race, path, {}, 2, 7, 6, bots, jobs=2, coverage=True)
+    assert one.records == two.records and one.coverage == two.coverage
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        remote = run_games(race, path, {}, 2, 7, 6, bots, dask=cluster.scheduler_address)
+    assert [r["scores"] for r in remote.records] == [r["scores"] for r in one.records]
+    stats = simulate(race, 6, 2, 7, bots)
+    assert add_up(one.records, race.name, 6, 2, 7, {"goal": 6}, stats.bots) == stats
+    assert stats.bots == bots
+    # the search's imagined games do not count as coverage: only the moves played are noted
+    assert sum(one.coverage["taken"].values()) == sum(r["length"] for r in one.records)
+    ones = sum(r["chosen"].get("one", 0) for r in one.records)
+    lines = {i.what: i.counts[0] for i in coverage_of(race, one.coverage).items() if i.kind == "line"}
+    assert lines["`move one { points[current] += 1 }`"] == ones > 0
