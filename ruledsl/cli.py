@@ -381,18 +381,39 @@ def _run_table(result) -> None:
 @click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
               help="Number of games to play.")
 @_common
-def simulate_command(file, games, players, seed, sets, bots, as_json) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Local processes that play the games (the results do not depend on it).")
+@click.option("--dask", "dask", metavar="ADDRESS", default=None,
+              help="Play the games on the Dask scheduler at ADDRESS (tcp://host:8786) instead.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
+              help="Also write report.html (with plots) and report.json into this directory.")
+def simulate_command(file, games, players, seed, sets, bots, as_json, jobs, dask, report_dir) -> None:
     """Play many games of FILE between bots and print win rates, scores and lengths."""
     game = _load_game(file, sets)
     n = _check_players(game, players)
     bot_choice = _bots_option(bots, n)
-    try:
-        if _stderr_is_terminal() and not as_json:
-            stats = _simulate_with_bar(game, games, n, seed, bot_choice)
-        else:
-            stats = simulate(game, games, n, seed, bot_choice)
-    except RulesRuntimeError as err:
-        _fail_at_runtime(game, err, file, sets)
+    if jobs > 1 or dask or report_dir:
+        from .cli_scale import play_many, prepare_report, simulate_report, stats_of, throughput
+
+        if report_dir:
+            prepare_report(report_dir)
+        run, seconds = play_many(game, file, sets, games, n, seed, bot_choice, jobs, dask, report_dir is not None)
+        stats = stats_of(game, run, games, n, seed, bot_choice)
+        throughput(games, seconds, jobs, dask)
+        if report_dir:
+            simulate_report(game, file, run, n, report_dir, stats)
+    else:
+        try:
+            started = time.perf_counter()
+            if _stderr_is_terminal():
+                stats = _simulate_with_bar(game, games, n, seed, bot_choice)
+                from .cli_scale import throughput
+
+                throughput(games, time.perf_counter() - started, 1, None)
+            else:
+                stats = simulate(game, games, n, seed, bot_choice)
+        except RulesRuntimeError as err:
+            _fail_at_runtime(game, err, file, sets)
     if as_json:
         click.echo(json.dumps({"rules": file, **stats.to_dict()}))
     elif _stdout_is_terminal():
@@ -468,7 +489,10 @@ if __name__ == "__main__":  # pragma: no cover
               help="Time allowed for shortening a failing game.")
 @click.option("--coverage", "show_coverage", is_flag=True,
               help="List every move, trigger, condition and rule line with how often the games reached it.")
-def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds, show_coverage) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Split the games into this many independent searches run by as many processes "
+                   "(docs/scale.md).")
+def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds, show_coverage, jobs) -> None:
     """Check FILE's rules with property-based testing: the engine's invariants and the file's own."""
     from .verify import checks_of, verify
 
@@ -501,7 +525,17 @@ def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds
                 click.echo(f"verify: {report.examples} of {_plural(examples, 'game')} done, "
                            f"{_plural(report.steps, 'move')} checked, {now - started:.0f} s", err=True)
     try:
-        report = verify(game, counts, examples, seed, progress, shrink_seconds)
+        if jobs > 1:
+            from .scale import verify_parallel
+
+            def shards_done(done, total):
+                if bar is not None:
+                    bar.update(task, completed=done)
+
+            report = verify_parallel(game, file, _parse_sets(sets), counts, examples, seed, jobs, shrink_seconds,
+                                     shards_done)
+        else:
+            report = verify(game, counts, examples, seed, progress, shrink_seconds)
     finally:
         if bar is not None:
             bar.stop()
@@ -742,6 +776,7 @@ def _ask_move(state, player: int, legal: list):
 
 
 main.add_command(test_command)
+from . import cli_scale  # noqa: E402,F401  (adds `compare`)
 
 # The designer's desk: `lsp`, `graph`, `view` (ruledsl/desk/).
 from .desk.commands import COMMANDS as _DESK_COMMANDS  # noqa: E402

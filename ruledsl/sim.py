@@ -159,7 +159,8 @@ def _seat_bots(bots, n: int, seed: int) -> list[Bot]:
 
 
 def play_game(game: Game, players: int | None = None, seed: int = 0,
-              bots: str | Sequence[str | Bot] | None = None) -> GameResult:
+              bots: str | Sequence[str | Bot] | None = None,
+              on_decision: Callable | None = None) -> GameResult:
     """Play one game between bots and return its result.
 
     ``players`` defaults to the fewest the game allows. ``bots`` is a bot name
@@ -182,6 +183,8 @@ def play_game(game: Game, players: int | None = None, seed: int = 0,
             move = decide(bot, state, player, legal)
             if move not in legal:
                 raise IllegalMove(move, f"bot {bot!r} in seat {player} chose a move that is not legal", legal)
+            if on_decision is not None:
+                on_decision(state, legal, move)
             state._apply(move)
         scores, winners = list(state.scores), list(state.winners)
     except RulesRuntimeError as err:
@@ -215,39 +218,61 @@ def simulate(game: Game, games: int, players: int | None = None, seed: int = 0,
     if bots is not None and not isinstance(bots, str) and any(isinstance(b, Bot) for b in bots):
         raise ParameterError("simulate takes bots by name, so that every game gets fresh bots")
     n = game.player_count(players)
-    names = [b.label for b in _seat_bots(bots, n, seed)]
+    names = bot_names(bots, n, seed)
+
+    def results():
+        for i in range(games):
+            try:
+                result = play_game(game, n, derive_seed(seed, i), bots)
+            except PlayoutFailed as err:
+                err.index = i
+                raise
+            yield result
+            if progress is not None:
+                progress(i + 1, games)
+
+    return add_up(results(), game.program.name, games, n, seed, dict(game.program.params), names)
+
+
+def bot_names(bots, n: int, seed: int = 0) -> list[str]:
+    """The names of the bots seated for ``n`` players (checks the bots as play would)."""
+    return [b.label for b in _seat_bots(bots, n, seed)]
+
+
+def add_up(results, name: str, games: int, n: int, seed: int, params: dict, names: list) -> SimulationStats:
+    """The :class:`SimulationStats` of ``results`` (GameResults, or dicts with the same keys), in game order.
+
+    Local, parallel and distributed runs all add up through here, so that
+    they give the same statistics for the same games.
+    """
     wins = [0] * n
     score_sums = [0] * n
     total_moves = 0
     max_moves = 0
     stopped = 0
     shared = 0
-    for i in range(games):
-        game_seed = derive_seed(seed, i)
-        try:
-            result = play_game(game, n, game_seed, bots)
-        except PlayoutFailed as err:
-            err.index = i
-            raise
-        for w in result.winners:
+    for result in results:
+        if isinstance(result, dict):
+            winners, scores, length, finding = result["winners"], result["scores"], result["length"], result["finding"]
+        else:
+            winners, scores, length, finding = result.winners, result.scores, result.length, result.finding
+        for w in winners:
             wins[w] += 1
-        if len(result.winners) > 1:
+        if len(winners) > 1:
             shared += 1
-        for p, s in enumerate(result.scores):
+        for p, s in enumerate(scores):
             score_sums[p] += s
-        total_moves += result.length
-        max_moves = max(max_moves, result.length)
-        if result.finding is not None:
+        total_moves += length
+        max_moves = max(max_moves, length)
+        if finding is not None:
             stopped += 1
-        if progress is not None:
-            progress(i + 1, games)
     per = games or 1
     return SimulationStats(
-        game=game.program.name,
+        game=name,
         games=games,
         players=n,
         seed=seed,
-        params=dict(game.program.params),
+        params=params,
         bots=names,
         wins=wins,
         win_rate=[w / per for w in wins],

@@ -61,6 +61,8 @@ COMMANDS = {
                  ["simulate", "{dir}"]),
     "verify": (["verify", "{race}", "-k", "2"], ["verify", "{broken}"], ["verify", "{missing}"],
                ["verify", "{dir}"]),
+    "compare": (["compare", "{race}", "{race}", "-n", "3"], ["compare", "{race}", "{broken}"],
+                ["compare", "{race}", "{missing}"], ["compare", "{dir}", "{race}"]),
     "replay": (["replay", "{log}"], ["replay", "{broken_log}"], ["replay", "{missing}"], ["replay", "{dir}"]),
     "play": (["play", "{race}"], ["play", "{broken}"], ["play", "{missing}"], ["play", "{dir}"]),
     "test": (["test", "{race_test}"], ["test", "{broken_test}"], ["test", "{missing}"], ["test", "{dir}"]),
