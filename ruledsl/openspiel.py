@@ -24,7 +24,7 @@ import numpy as np
 import pyspiel
 
 from .encode import ActionCodec, ObservationCodec, format_params, outcome, parse_params, state_text
-from .errors import ParameterError
+from .errors import IllegalMove, ParameterError
 
 SHORT_NAME = "python_ruledsl"
 DEFAULT_SEEDS = 1000
@@ -118,20 +118,16 @@ class RuledslState(pyspiel.State):
 
     def __init__(self, game: RuledslGame):
         super().__init__(game)
-        self._box = _Box(dict(game.get_parameters()), None, [[] for _ in range(game.num_players())])
+        self._box = _Box(dict(game.get_parameters()), None)
 
     @property
     def _rules_game(self) -> _Setup:
-        return _setup(self.get_game().get_parameters())
+        return self._box.setup
 
     @property
     def inner(self):
         """The ruledsl State, or None before the chance node."""
         return self._box.state
-
-    @property
-    def _seen(self):
-        return self._box.seen
 
     # ---- the OpenSpiel API
 
@@ -156,8 +152,10 @@ class RuledslState(pyspiel.State):
         if self.inner is None:
             self._box.state = g.rules.new_game(g.players, seed=int(action))
         else:
-            self.inner.apply(g.actions.decode(action))
-        self._record()
+            move = g.actions.decode(action)
+            if move not in self.inner.legal_moves():
+                raise IllegalMove(move, f"action {action} is not legal now", self.inner.legal_moves())
+            self.inner._apply(move)  # checked above: the fast path
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -177,33 +175,54 @@ class RuledslState(pyspiel.State):
     def __str__(self):
         return "seed not chosen" if self.inner is None else state_text(self.inner)
 
-    def _record(self):
-        for p in range(self._rules_game.players):
-            self._seen[p].append(ObservationCodec.text(self.inner.view(p)))
-
     def information_state_text(self, player: int) -> str:
-        return "\n".join(self._seen[player]) if self.inner is not None else "seed not chosen"
+        """The player's views after the chance node and after every move, one a line."""
+        if self.inner is None:
+            return "seed not chosen"
+        return "\n".join(self._box.recall()[player])
 
 
 class _Box:
     """The ruledsl part of a state. pyspiel clones a Python state with copy.deepcopy: this copies
     the ruledsl State with its own clone(), sharing the compiled program."""
 
-    def __init__(self, params, state, seen):
+    def __init__(self, params, state, memory=None):
         self.params = params
+        self.setup = _setup(params)
         self.state = state
-        self.seen = seen
+        # (moves seen, a state after them, each player's views so far): computed when asked for,
+        # shared by clones (a clone's history starts with its original's) and never changed in place
+        self.memory = memory
+
+    def recall(self) -> list:
+        """Each player's views after every step, extending what an earlier call remembered."""
+        s = self.state
+        memory = self.memory
+        if memory is None or memory[1].seed != s.seed or memory[1].moves != s.moves[:memory[0]]:
+            start = s.game.new_game(s.n, s.seed)
+            memory = (0, start, [[ObservationCodec.text(start.view(p))] for p in range(s.n)])
+        done, at, seen = memory
+        if done < len(s.moves):
+            at = at.clone()
+            seen = [list(x) for x in seen]
+            for move in s.moves[done:]:
+                at._apply(move)
+                for p in range(s.n):
+                    seen[p].append(ObservationCodec.text(at.view(p)))
+            memory = (len(s.moves), at, seen)
+        self.memory = memory
+        return seen
 
     def __deepcopy__(self, memo):
-        return _Box(self.params, None if self.state is None else self.state.clone(), [list(x) for x in self.seen])
+        return _Box(self.params, None if self.state is None else self.state.clone(), self.memory)
 
     def __reduce__(self):  # pickling (pyspiel serializes a Python state with pickle): the state as JSON
-        return _unbox, (self.params, None if self.state is None else self.state.to_json(), self.seen)
+        return _unbox, (self.params, None if self.state is None else self.state.to_json())
 
 
-def _unbox(params, text, seen) -> _Box:
+def _unbox(params, text) -> _Box:
     state = None if text is None else _setup(params).rules.state_from_json(text)
-    return _Box(params, state, seen)
+    return _Box(params, state)
 
 
 class _Observer:
