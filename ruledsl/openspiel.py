@@ -31,7 +31,7 @@ DEFAULT_SEEDS = 1000
 MAX_PLAYERS = 16
 
 
-def _game_type(min_players: int = 1, max_players: int = MAX_PLAYERS, chance=True) -> "pyspiel.GameType":
+def _game_type(min_players: int = 1, max_players: int = MAX_PLAYERS) -> "pyspiel.GameType":
     return pyspiel.GameType(
         short_name=SHORT_NAME,
         long_name="ruledsl rules file",
@@ -109,6 +109,14 @@ class RuledslGame(pyspiel.Game):
         return RuledslState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
+        """A player's own observation (or, with perfect recall, information state); the views of ruledsl
+        are what one player may know, so observers of public information alone are not offered."""
+        if params:
+            raise ParameterError(f"the observer takes no parameters, not {params}")
+        if iig_obs_type is not None and (not iig_obs_type.public_info or
+                                          iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ParameterError("ruledsl games observe as one player sees the game "
+                                 "(public_info=True, private_info=SINGLE_PLAYER)")
         recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return _Observer(self.setup, recall)
 

@@ -211,3 +211,18 @@ def test_the_integration_page_examples_run(monkeypatch):
     assert len(blocks) >= 2
     for block in blocks:
         exec(compile(block, "docs/integrations.md", "exec"), {})
+
+
+def test_observers_of_public_information_alone_are_refused():
+    from open_spiel.python.observation import make_observation
+
+    game = load_game(ROOT / "games" / "tutorial_highlow.rules", players=2)
+    public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ruledsl.ParameterError, match="as one player sees"):
+        make_observation(game, public)
+    own = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    state = game.new_initial_state()
+    state.apply_action(2)
+    own.set_from(state, 1)
+    assert np.array_equal(own.tensor, np.asarray(state.observation_tensor(1), np.float32))
