@@ -226,3 +226,18 @@ def test_observers_of_public_information_alone_are_refused():
     state.apply_action(2)
     own.set_from(state, 1)
     assert np.array_equal(own.tensor, np.asarray(state.observation_tensor(1), np.float32))
+
+
+def test_pettingzoo_render_shows_everything_or_only_the_deciding_players_view():
+    path = ROOT / "games" / "tutorial_highlow.rules"
+    everything = env(path, players=2, render_mode="ansi")
+    seat = env(path, players=2, render_mode="ansi", render_view=True)
+    everything.reset(seed=3)
+    seat.reset(seed=3)
+    state = everything.game_state
+    hand0 = " ".join(state.cards_in("hand[0]"))
+    hand1 = " ".join(state.cards_in("hand[1]"))
+    assert f"hand[0]: {hand0}" in everything.render() and f"hand[1]: {hand1}" in everything.render()
+    shown = seat.render()                                   # player 0 decides: their hand, not player 1's
+    assert f"hand[0]: {hand0}" in shown
+    assert "hand[1]: " + " ".join("?" * len(state.cards_in("hand[1]"))) in shown
