@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -40,6 +41,7 @@ LOG_VERSION = 1
 EXIT_RULES = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
+VERIFY_PROGRESS_SECONDS = 10.0  # how often verify prints a progress line when stderr is not a terminal
 
 
 class CliError(click.ClickException):
@@ -416,7 +418,9 @@ if __name__ == "__main__":  # pragma: no cover
               help="Where to write the replay file of a failure [default: FILE's name + .failure.json].")
 @click.option("--shrink-seconds", type=click.FloatRange(min=0), default=30.0, show_default=True,
               help="Time allowed for shortening a failing game.")
-def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds) -> None:
+@click.option("--coverage", "show_coverage", is_flag=True,
+              help="List every move, trigger, condition and rule line with how often the games reached it.")
+def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds, show_coverage) -> None:
     """Check FILE's rules with property-based testing: the engine's invariants and the file's own."""
     from .verify import checks_of, verify
 
@@ -434,22 +438,42 @@ def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds
                        transient=True)
         task = bar.add_task("verify", total=examples)
 
-        def progress(done):
-            bar.update(task, completed=done)
+        def progress(report):
+            bar.update(task, completed=report.examples)
 
         bar.start()
+    else:
+        started = time.monotonic()
+        shown = {"at": started}
+
+        def progress(report):  # off a terminal: a line now and then
+            now = time.monotonic()
+            if now - shown["at"] >= VERIFY_PROGRESS_SECONDS:
+                shown["at"] = now
+                click.echo(f"verify: {report.examples} of {_plural(examples, 'game')} done, "
+                           f"{_plural(report.steps, 'move')} checked, {now - started:.0f} s", err=True)
     try:
         report = verify(game, counts, examples, seed, progress, shrink_seconds)
     finally:
         if bar is not None:
             bar.stop()
+    if show_coverage:
+        click.echo("coverage (file:line: what: how often the games reached it):")
+        for item in report.coverage.items():
+            click.echo(f"  {'  ' if item.covered else '! '}{item.describe()}")
     if report.ok:
-        click.echo(f"ok: every check held in {_plural(report.examples, 'game')} ({_plural(report.steps, 'move')})")
+        click.echo(f"ok: every check held in {_plural(report.examples, 'game')} ({_plural(report.steps, 'move')}, "
+                   f"the longest {report.longest})")
+        click.echo(f"covered: {report.coverage.summary()}")
+        missed = report.coverage.missed()
+        if missed and not show_coverage:
+            click.echo(f"  not reached: {len(missed)} (list them with --coverage), e.g. {missed[0].describe()}")
         return
     failure = report.failure
     click.echo(f"FAILED: {failure.check}: {failure.message}")
     click.echo(f"shortest game found: {failure.players} players, seed {failure.seed}, "
-               f"{_plural(len(failure.moves), 'move')}:")
+               f"{_plural(len(failure.moves), 'move')}"
+               + (" (shortening stopped at --shrink-seconds)" if report.shrink_stopped else "") + ":")
     _echo_moves(_describe_moves(game, failure.players, failure.seed, failure.moves))
     target = out_path or (Path(file).name.removesuffix(".rules") + ".failure.json")
     log = failure.to_log(file, game.params)
@@ -579,6 +603,7 @@ def _find_rules(path: str, log_file: str) -> str:
 def play_command(file, players, seats, seed, sets, bot_name) -> None:
     """Play FILE at the terminal: you choose the moves of your seats, bots the others'."""
     from .bots import make_bot
+    from .observe import move_seen
 
     game = _load_game(file, sets)
     n = _check_players(game, players)
@@ -595,12 +620,15 @@ def play_command(file, players, seats, seed, sets, bot_name) -> None:
             if player in bots:
                 bot = bots[player]
                 move = bot.choose(state.view(player) if bot.wants_view else None, legal)
-                click.echo(f"player {player} ({bot_name}): {state.describe(move)}")
-            else:
-                move = _ask_move(state, player, legal)
-                if move is None:
-                    click.echo("game left unfinished")
-                    return
+                before = state.clone()
+                state.apply(move)
+                # shown as the human seats may see it: a card none of them can see is a '?'
+                click.echo(f"player {player} ({bot_name}): {move_seen(before, state, move, humans)}")
+                continue
+            move = _ask_move(state, player, legal)
+            if move is None:
+                click.echo("game left unfinished")
+                return
             state.apply(move)
     except RulesRuntimeError as err:
         _fail_at_runtime(game, err, file, sets)

@@ -33,6 +33,7 @@ class Option:
     where: object  # fn or None
     body: int  # pc
     kinds: list = attrs.Factory(list)  # the type of each parameter, for printing moves
+    span: Span = Span()  # where the move is written, for coverage reports
 
 
 @attrs.define(eq=False)
@@ -99,6 +100,7 @@ class Program:
     flag_slots: frozenset = frozenset()  # the open flags themselves (not shown as variables)
     kind_has: dict = attrs.Factory(dict)  # attribute -> per card id, whether its kind has it
     member_inits: dict = attrs.Factory(dict)  # growing family -> [(variable base, first-value fn)]
+    card_locals: frozenset = frozenset()  # local slots that hold a card or a list of cards
 
 
 def compile_model(model: Model) -> Program:
@@ -118,6 +120,7 @@ class _Compiler(Layout):
         self.choices: list = []
         self.slots: dict = {}  # Binding -> local slot
         self.env: dict = {}  # Binding -> (fn, type) for inlined parameters and typed locals
+        self.card_list_slots: set = set()  # hidden loop slots that hold a list of cards
         self.local_count = 0
 
     # ------------------------------------------------------------ the program
@@ -177,6 +180,8 @@ class _Compiler(Layout):
                                  if m.vars[name].type == T.CARD for i in range(_product(sizes))),
             var_exists=self._var_exists(), flag_slots=self._flag_slots(),
             kind_has=self.kind_has, member_inits=self._member_inits(),
+            card_locals=frozenset(self.card_list_slots | {
+                fn.slot for fn, t in self.env.values() if t in (T.CARD, T.CARDS) and hasattr(fn, "slot")}),
         )
 
     def _member_inits(self) -> dict:
@@ -966,6 +971,8 @@ class _Compiler(Layout):
             self.env[b] = (_local(var), T.element(dt) or T.ANY)
             dom = self.domain(dfn, dt, s.domain.span)
             lst, idx = self.new_slot(), self.new_slot()
+            if T.element(dt) == T.CARD:
+                self.card_list_slots.add(lst)
             if s.start is not None:
                 start = self.expr(s.start)[0]
 
@@ -1049,7 +1056,7 @@ class _Compiler(Layout):
                     params.append((slot, self.domain(dfn, dt, p.domain.span)))
                     kinds.append(T.element(dt) or T.ANY)
                 where = self.expr(o.where)[0] if o.where is not None else None
-                option = Option(o.name, params, where, len(self.code), kinds)
+                option = Option(o.name, params, where, len(self.code), kinds, o.span)
                 choice.options.append(option)
                 self.block(o.body)
                 ends.append(self.emit(JUMP, None, span=o.span))
@@ -1180,4 +1187,5 @@ def _local(slot: int):
         return L[slot]
 
     local.src = f"L[{slot}]"
+    local.slot = slot
     return local

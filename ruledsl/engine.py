@@ -266,25 +266,64 @@ class State:
         return "none" if card is None else self.program.card_labels[card]
 
     def describe(self, move) -> str:
-        """A move in words, e.g. ``play(K♥)``."""
+        """A move in words, e.g. ``play(K♥)``. When another listed move reads the same (the same card
+        in hand and on the table), the card's place is added: ``play(2♥ from declared[0])``."""
         m = Move.parse(move)
-        kinds = []
-        if not self.over and self.choice >= 0:
-            for o in self.program.choices[self.choice].options:
-                if o.name == m.name:
-                    kinds = o.kinds
+        text = self._plain(m)
+        if not m.args or self.over or self.choice < 0:
+            return text
+        same = [x for x in self.legal_moves() if x != m and x.name == m.name and len(x.args) == len(m.args)
+                and self._plain(x) == text]
+        if not same:
+            return text
         parts = []
         for i, a in enumerate(m.args):
-            kind = kinds[i] if i < len(kinds) else T.ANY
-            if kind == T.CARD and 0 <= a < self.program.card_count:
-                parts.append(self.program.card_labels[a])
-            elif kind.startswith("enum:") and 0 <= a < len(self.program.enums.get(kind[5:], ())):
-                parts.append(self.program.enums[kind[5:]][a])
-            elif kind == T.PLAYER:
-                parts.append(f"player {a}")
-            else:
-                parts.append(str(a))
+            part = self.describe_arg(m, i)
+            if self._arg_kind(m, i) == T.CARD and 0 <= a < self.program.card_count and any(
+                    self.card_place(x.args[i]) != self.card_place(a) for x in same):
+                part += f" from {self.card_place(a)}"
+            parts.append(part)
+        return f"{m.name}({', '.join(parts)})"
+
+    def describe_moves(self, moves: list) -> list[str]:
+        """``[self.describe(m) for m in moves]``, faster when most moves read differently."""
+        plain = [self._plain(m) for m in moves]
+        counts: dict = {}
+        for text in plain:
+            counts[text] = counts.get(text, 0) + 1
+        return [text if counts[text] == 1 else self.describe(m) for m, text in zip(moves, plain)]
+
+    def _plain(self, m: Move) -> str:
+        parts = [self.describe_arg(m, i) for i in range(len(m.args))]
         return m.name + (f"({', '.join(parts)})" if parts else "")
+
+    def _arg_kind(self, m: Move, i: int) -> str:
+        if not self.over and self.choice >= 0:
+            for o in self.program.choices[self.choice].options:
+                if o.name == m.name and i < len(o.kinds):
+                    return o.kinds[i]
+        return T.ANY
+
+    def describe_arg(self, move, i: int) -> str:
+        """Argument ``i`` of ``move`` in words: a card's label, an enum value's name, a player."""
+        m = Move.parse(move)
+        a = m.args[i]
+        kind = self._arg_kind(m, i)
+        if kind == T.CARD and 0 <= a < self.program.card_count:
+            return self.program.card_labels[a]
+        if kind.startswith("enum:") and 0 <= a < len(self.program.enums.get(kind[5:], ())):
+            return self.program.enums[kind[5:]][a]
+        if kind == T.PLAYER:
+            return f"player {a}"
+        return str(a)
+
+    def card_place(self, card: int) -> str:
+        """The name of the zone that holds ``card`` (a track's name for a card on the board)."""
+        where = self.loc[card]
+        if where >= 0:
+            return self.program.zones[where].name
+        place = -where - 1
+        return next(z.name for z in self.program.zones if place in z.places)
 
     def sees(self, player: int, zid: int) -> str:
         """How ``player`` sees zone ``zid``: 'all', 'top' or 'count'."""
@@ -358,7 +397,7 @@ class State:
             "over": self.over,
         }
         if player == self.current_player:
-            out["legal_moves"] = [self.describe(m) for m in self.legal_moves()]
+            out["legal_moves"] = self.describe_moves(self.legal_moves())
         return out
 
     # ---- running the flow

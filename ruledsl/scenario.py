@@ -218,6 +218,11 @@ def _lint(texts: dict, program, stmt) -> list:
                 out.append(_diag(texts, "E303", f"no decision of the game has a move `{m.name}`", m.span,
                                  _close(m.name, names)))
             cards([v for kind, v in m.args if kind == "card"], m.span)
+            families = {f.partition(".")[0] for f in program.zone_families}
+            for place in m.places:
+                if place is not None and place.partition("[")[0].partition(".")[0] not in families:
+                    out.append(_diag(texts, "E303", f"there is no zone `{place}`", m.span,
+                                     _close(place.partition("[")[0], families)))
 
     if isinstance(stmt, (Gather, Cards, Slots)):
         zone(stmt.zone)
@@ -537,11 +542,14 @@ class _Run:
 
     def reason(self, s: State, text: MoveText) -> str:
         args = []
-        for kind, value in text.args:
+        for i, (kind, value) in enumerate(text.args):
             if kind == "card":
                 ids = s.cards_named(value)
+                place = text.place(i)
+                if place is not None:
+                    ids = [c for c in ids if s.card_place(c) == place]
                 if not ids:
-                    return f"there is no card {value}"
+                    return f"there is no card {value}" + (f" in {place}" if place is not None else "")
                 args.append(ids[0])
             elif kind == "name":
                 idx = [e.index(value) for e in s.program.enums.values() if value in e]

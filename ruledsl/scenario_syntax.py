@@ -87,12 +87,23 @@ class MoveText:
     name: str
     args: tuple  # ("card", label) | ("int", n) | ("name", s) | ("player", n)
     span: Span
+    places: tuple = ()  # per argument: the zone a card comes from (`play(2♥ from hand[1])`), or None
+
+    def place(self, i: int):
+        return self.places[i] if i < len(self.places) else None
 
     def __str__(self) -> str:
         parts = []
-        for kind, value in self.args:
-            parts.append(f"player {value}" if kind == "player" else str(value))
+        for i, (kind, value) in enumerate(self.args):
+            text = f"player {value}" if kind == "player" else str(value)
+            parts.append(text + (f" from {self.place(i)}" if self.place(i) is not None else ""))
         return self.name + (f"({', '.join(parts)})" if parts else "")
+
+
+@attrs.frozen
+class _CardFrom:
+    card: tuple
+    place: str
 
 
 @_node
@@ -188,19 +199,33 @@ class _ScenarioBuilder(_Builder):
                               self._tok(word))
         return ("player", int(number))
 
+    @v_args(inline=True)
+    def sc_card_from(self, card, place):
+        return _CardFrom(card, place)
+
+    def sc_place(self, children):
+        name, *rest = children
+        member = rest.pop() if rest else None
+        indices = [str(i[1]) if isinstance(i, tuple) else str(i) for i in rest if i is not None]
+        return str(name) + (f"[{', '.join(indices)}]" if indices else "") + (f".{member}" if member else "")
+
     @v_args(meta=True)
     def sc_move_text(self, meta, children):
         name, *args = children
         args = [a for a in args if a is not None]
         out = []
+        places = []
         for a in args:
+            places.append(a.place if isinstance(a, _CardFrom) else None)
+            if isinstance(a, _CardFrom):
+                a = a.card
             if isinstance(a, int):
                 out.append(("int", a))
             elif a[0] == "card" and a[1] is None:
                 raise _BuildError("a move's argument cannot be `none`", self._span(meta))
             else:
                 out.append(a)
-        return MoveText(str(name), tuple(out), self._span(meta))
+        return MoveText(str(name), tuple(out), self._span(meta), tuple(places) if any(places) else ())
 
     def sc_move_list(self, children):
         return tuple(children)

@@ -1,20 +1,30 @@
 """Property-based verification of any rules file, built on hypothesis.
 
-``verify(game, ...)`` plays games from drawn seeds and player counts, choosing
-each move from ``legal_moves()`` with hypothesis, and after every step checks
-the engine's invariants (DESIGN.md) and the rules file's own ``invariant``
-declarations. A failure is shrunk by hypothesis to a short move sequence and
-returned as a :class:`Failure`, which ``to_log()`` turns into a replay file.
+``verify(game, ...)`` plays games from player counts and seeds drawn by
+hypothesis, choosing each move from ``legal_moves()``, and after every step
+checks the engine's invariants (DESIGN.md) and the rules file's own
+``invariant`` declarations. A failure is shortened to a short move sequence
+(by deleting runs of moves while the same check still breaks) and returned as
+a :class:`Failure`, which ``to_log()`` turns into a replay file.
+
+The search is not uniform: each game plays in its own style (swarm testing:
+some move names preferred, some avoided, some never chosen while another move
+is legal), some games steer towards moves no game has taken yet, and a game
+runs to its end however long it is. The report says what the games covered
+(:mod:`ruledsl.coverage`).
 """
 
 from __future__ import annotations
 
 import random
+import time
 
 import attrs
 
+from .coverage import Coverage, instrument
 from .engine import Game, Move, State
 from .errors import IllegalMove, RuledslError, RulesRuntimeError
+from .observe import move_seen, observation
 
 LOG_FORMAT = "ruledsl-log"
 LOG_MISMATCH = "log"  # the check name when a log's move is not legal: the log does not fit the rules
@@ -28,6 +38,8 @@ ENGINE_CHECKS = [
     ("listed moves apply", "every move legal_moves() lists applies cleanly"),
     ("unlisted moves refused", "a move not listed is refused and leaves the state as it was"),
     ("hidden information", "permuting the cards a player cannot see leaves that player's view unchanged"),
+    ("information flow", "along the same moves, what a player observes (their view, whose decision is next, "
+                         "others' moves as shown to them) does not change when cards they cannot see trade places"),
     ("save and clone", "a clone and a JSON round trip give an equal state"),
     ("replay", "replaying the seed and the moves gives the same state"),
     ("termination", "the game ends within the rules' move limit"),
@@ -58,6 +70,9 @@ class Report:
     examples: int = 0
     steps: int = 0
     failure: Failure | None = None
+    coverage: Coverage | None = None  # what the games played covered
+    longest: int = 0  # moves in the longest game played
+    shrink_stopped: bool = False  # shortening the failure ran out of time
 
     @property
     def ok(self) -> bool:
@@ -113,7 +128,7 @@ def check_moves(s: State, rng: random.Random, sample: int = 3) -> None:
     """Listed moves apply; unlisted ones are refused without a trace."""
     legal = s.legal_moves()
     for m in rng.sample(legal, min(sample, len(legal))):
-        apply_listed(s.clone(), m, s.describe(m))
+        apply_listed(s.clone(), m)
     for bad in unlisted_moves(s, legal, rng):
         before = s.clone()
         try:
@@ -130,14 +145,14 @@ def check_moves(s: State, rng: random.Random, sample: int = 3) -> None:
         raise Broken("unlisted moves refused", f"{bad} is not listed, but it was applied")
 
 
-def apply_listed(s: State, m: Move, text: str) -> None:
+def apply_listed(s: State, m: Move) -> None:
     """Apply a move legal_moves() listed; a refusal or a failing rule is a broken check."""
     try:
         s.apply(m)
-    except IllegalMove as err:
-        raise Broken("listed moves apply", f"{text} is listed but refused: {err.reason}") from None
+    except IllegalMove as err:  # apply left the state as it was: describe the move there
+        raise Broken("listed moves apply", f"{s.describe(m)} is listed but refused: {err.reason}") from None
     except RulesRuntimeError as err:
-        raise Broken("runs", f"{text}: {err}") from None
+        raise Broken("runs", f"{s.describe(m)}: {err}") from None
 
 
 def unlisted_moves(s: State, legal: list, rng: random.Random) -> list:
@@ -184,19 +199,33 @@ def hidden_positions(s: State, player: int) -> list:
     return [(z, i) for z, i in out if not (z == -1 and i in visible)]
 
 
-def permute_hidden(s: State, player: int, rng: random.Random) -> State:
-    """A copy of ``s`` in which the cards ``player`` cannot see trade places at random."""
+def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset()) -> State:
+    """A copy of ``s`` in which the cards ``player`` cannot see trade places at random (the cards
+    in ``keep`` stay where they are). It is a relabelling: a rule's memory of a card (a variable,
+    a ``let``) follows the place, so "the card just drawn" is the card now lying there."""
     c = s.clone()
     positions = hidden_positions(c, player)
+    if keep:
+        positions = [(z, i) for z, i in positions if (c.places[i] if z == -1 else c.zones[z][i]) not in keep]
     cards = [c.places[i] if z == -1 else c.zones[z][i] for z, i in positions]
-    rng.shuffle(cards)
-    for (z, i), card in zip(positions, cards):
+    shuffled = list(cards)
+    rng.shuffle(shuffled)
+    relabel = {a: b for a, b in zip(cards, shuffled) if a != b}
+    for (z, i), card in zip(positions, shuffled):
         if z == -1:
             c.places[i] = card
             c.loc[card] = -i - 1
         else:
             c.zones[z][i] = card
             c.loc[card] = z
+    for slot in c.program.card_slots:
+        c.vars[slot] = relabel.get(c.vars[slot], c.vars[slot])
+    for slot in c.program.card_locals:
+        v = c.locals[slot]
+        if isinstance(v, int) and not isinstance(v, bool):
+            c.locals[slot] = relabel.get(v, v)
+        elif isinstance(v, list):
+            c.locals[slot] = [relabel.get(x, x) for x in v]
     c._legal = None
     return c
 
@@ -229,77 +258,253 @@ def check_replay(s: State) -> None:
         raise Broken("replay", "replaying the seed and moves gives a different state")
 
 
+# ---------------------------------------------------------------- information flow
+
+FLOW_WINDOW = 4  # moves replayed in a world where the hidden cards lie elsewhere
+
+
+def _visible_cards(s: State, player: int) -> set:
+    """The cards ``player`` sees where they lie (the same as State.card_visible, zone by zone)."""
+    out: set = set()
+    for z in s.program.zones:
+        how = s.sees(player, z.zid)
+        if how == "count":
+            continue
+        if z.places:
+            out.update(c for c in (s.places[q] for q in z.places) if c >= 0)
+        elif how == "all":
+            out.update(s.zones[z.zid])
+        elif s.zones[z.zid]:
+            out.add(s.zones[z.zid][-1])
+    return out
+
+
+def check_flow(states: list, moves: list, player: int, rng: random.Random) -> None:
+    """``states[i + 1]`` is ``states[i]`` after ``moves[i]``. In a world where the cards ``player``
+    never sees along these states trade places, the same moves (while they stay legal) must show
+    ``player`` the same things: their view, whose decision is next, and each move as shown to them.
+    The end of the game is not compared (final scoring may depend on hidden cards), nor anything
+    from a move that draws from the random generator on: a shuffle may turn cards face up and back
+    within one move, which the states between moves do not show."""
+    seen: set = set()
+    for st in states:
+        seen |= _visible_cards(st, player)
+    world = permute_hidden(states[0], player, rng, keep=frozenset(seen))
+    if world.zones == states[0].zones and world.places == states[0].places:
+        return  # nothing traded places
+    for i, m in enumerate(moves):
+        if world.over or m not in world.legal_moves():
+            return
+        before = world.clone()
+        try:
+            world.apply(m)
+        except RuledslError:
+            return
+        after = states[i + 1]
+        if after.over or after.rng != states[i].rng:
+            return  # the end, or a shuffle (cards may have shown face up during it, then gone back)
+        shown, shown_there = move_seen(states[i], after, m, player), move_seen(before, world, m, player)
+        here, there = observation(after, player), observation(world, player)
+        if shown != shown_there or here != there:
+            if shown == shown_there and {**here, "legal_moves": None} == {**there, "legal_moves": None}:
+                # only the moves the player may make differ: what the hidden-information check reports
+                raise Broken("hidden information", f"player {player} deciding `{after.decision}` can tell hidden "
+                             "cards apart: moving cards they cannot see changes the legal moves in their view")
+            raise Broken("information flow", _flow_message(player, states[i], m, shown, shown_there, here, there))
+
+
+def _flow_message(player, before, m, shown, shown_there, here, there) -> str:
+    who = f"player {before.current_player}'s move {shown}"
+    if shown != shown_there:
+        what = f"the move is shown to them as {shown} or as {shown_there}"
+    elif (here["decision"], here["current_player"]) != (there["decision"], there["current_player"]):
+        def nxt(o):
+            return "the game is over" if o["over"] else f"player {o['current_player']} decides `{o['decision']}`"
+        what = f"next, {nxt(here)}, or else {nxt(there)}"
+    else:
+        diff = [k for k in here["zones"] if here["zones"][k] != there["zones"].get(k)]
+        what = f"their view of {', '.join(diff)} differs" if diff else \
+            "their legal moves differ" if here.get("legal_moves") != there.get("legal_moves") else "the variables differ"
+        what = "after it, " + what
+    return (f"player {player} can learn about cards they cannot see from the shape of play: after {who}, "
+            f"depending on where those cards lie, {what}")
+
+
 # ---------------------------------------------------------------- running
 
+FULL_CHECK_MOVES = 300  # the costly checks run after every move up to here, then after every FULL_CHECK_EVERY
+FULL_CHECK_EVERY = 7
 
-def play_checked(game: Game, players: int, seed: int, choose, on_step=None) -> State:
+
+class OutOfTime(Exception):
+    """The time budget ran out in the middle of a game."""
+
+
+def play_checked(game: Game, players: int, seed: int, choose, on_step=None, deadline: float | None = None,
+                 start: State | None = None, focus: str | None = None) -> State:
     """Play one game, checking every step; ``choose(state, legal)`` gives the index of the next move,
-    or None to stop early. Raises Broken on the first failure."""
-    rng = random.Random(seed)
-    try:
-        s = game.new_game(players, seed)
-    except RulesRuntimeError as err:
-        raise Broken("runs", str(err)) from None
-    check_state(s)
+    or None to stop early. Raises Broken on the first failure, OutOfTime past ``deadline``.
+    ``start``: go on from this state of a game already checked up to it, instead of a new game.
+    ``focus``: the name of one check: only it and the cheap checks run, after every move (shortening
+    a failure replays its game many times)."""
+    if start is not None:
+        s = start
+    else:
+        try:
+            s = game.new_game(players, seed)
+        except RulesRuntimeError as err:
+            raise Broken("runs", str(err)) from None
+        check_state(s)
+    recent = [s.clone()]  # the states before the last FLOW_WINDOW moves, and now
+    recent_moves: list = []
+    step = len(s.moves)
     while not s.is_over:
+        if deadline is not None and time.monotonic() > deadline:
+            raise OutOfTime()
         legal = s.legal_moves()
-        check_moves(s, rng)
-        check_hidden(s, rng)
+        full = focus is None and (step < FULL_CHECK_MOVES or step % FULL_CHECK_EVERY == 0)
+        # each check has its own generator, from the seed and the step: a replay checks the same
+        if full or focus in ("listed moves apply", "unlisted moves refused"):
+            check_moves(s, random.Random(seed * 1_000_003 + step))
+        if step == len(recent_moves) == 0 and (full or focus == "hidden information"):
+            check_hidden(s, random.Random(seed * 1_000_033 + step))  # the position the setup reached
         i = choose(s, legal)
         if i is None:
             return s
         m = legal[i]
-        apply_listed(s, m, s.describe(m))
+        apply_listed(s, m)
+        step += 1
         if on_step:
             on_step(s)
-        check_state(s)
+        if full or focus == "save and clone":
+            check_state(s)
+        else:
+            check_light(s, conservation=focus is not None)
+        if full or focus == "hidden information":
+            check_hidden(s, random.Random(seed * 1_000_033 + step))
+        if focus is not None and focus != "information flow":
+            continue
+        recent.append(s.clone())
+        recent_moves.append(m)
+        if len(recent_moves) > FLOW_WINDOW:
+            del recent[0], recent_moves[0]
+        if (full or focus == "information flow") and s.n > 1:
+            check_flow(recent, recent_moves, step % s.n, random.Random(seed * 1_000_037 + step))
     check_replay(s)
     return s
 
 
-class _OutOfTime(Exception):
-    """Shrinking ran past its time budget: every further example fails at once, so it stops."""
+def check_light(s: State, conservation: bool = False) -> None:
+    """The cheap checks, for the moves of a long game between the full ones."""
+    if conservation:
+        for card, where in s.card_locations().items():
+            if len(where) != 1:
+                place = "no zone" if not where else " and ".join(where)
+                raise Broken("conservation", f"card {card} ({s.card_label(card)}) is in {place}")
+    legal = s.legal_moves()
+    if s.is_over and legal:
+        raise Broken("decisions", f"the game is over but {len(legal)} moves are listed")
+    if not s.is_over and not legal:
+        raise Broken("decisions", f"player {s.current_player} must decide `{s.decision}` but no move is listed")
+    for problem in s.broken_invariants():
+        raise Broken(f"invariant {problem.split('`')[1]}", problem)
+    if s.is_over:
+        check_state(s)
+
+
+# Swarm testing: each game gives every move name one of these weights (0: never, while another move is legal).
+STYLE_WEIGHTS = (4, 0, 1, 32)
+NOVELTY = 16  # how much more likely a move no game has taken yet is, in a game that seeks them
+BRANCHES = 4  # games played on from the rarest position each game reached
+BRANCH_MOVES = 150  # moves each of them plays at most
+PROGRESS_SECONDS = 2.0
 
 
 def verify(game: Game, players: list | None = None, examples: int = 25, seed: int = 0, progress=None,
            shrink_seconds: float = 30.0) -> Report:
-    """Run the checks on ``examples`` drawn games; the report holds the shortest failure found, if any.
+    """Run the checks on ``examples`` drawn games; the report holds the shortest failure found, if any,
+    and the rule coverage the games reached.
 
-    Hypothesis shrinks a failure towards a short move sequence; ``shrink_seconds`` bounds that work
-    (a game that never ends cannot be shortened, and each try plays it to its move limit)."""
-    import time
-
+    ``progress(report)`` is called after each game and every few seconds within one. A failure is
+    shortened by deleting runs of moves for at most ``shrink_seconds`` (a game that never ends is
+    reported as found)."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import seed as hypothesis_seed
     from hypothesis import strategies as st
 
     p = game.program
     counts = players or list(range(p.min_players, p.max_players + 1))
-    report = Report(checks_of(game))
+    played, cov = instrument(game)
+    report = Report(checks_of(game), coverage=cov)
+    names = sorted({o.name for c in p.choices for o in c.options})
     best: list = []  # the shortest failure seen: [Failure]
-    clock: dict = {}
+    clock: dict = {"shown": time.monotonic()}
 
     @hypothesis_seed(seed)
     @settings(max_examples=examples, deadline=None, database=None, print_blob=False, report_multiple_bugs=False,
               suppress_health_check=list(HealthCheck))
     @given(st.data())
     def property_(data):
-        if "failed" in clock and time.monotonic() - clock["failed"] > shrink_seconds:
-            raise _OutOfTime()
+        if "failed" in clock:
+            raise OutOfTime()  # hypothesis would only vary the seeds: ruledsl shortens the game itself
         n = data.draw(st.sampled_from(counts), label="players")
         game_seed = data.draw(st.integers(0, 2 ** 31 - 1), label="seed")
+        # the style is drawn from a generator hypothesis seeds: uniform, where hypothesis favours edge values
+        style = random.Random(data.draw(st.integers(0, 2 ** 32 - 1), label="seed of the game's style"))
+        weights = {name: style.choice(STYLE_WEIGHTS) for name in names}
+        seek = style.random() < 0.5
+        # Moves are chosen by a generator hypothesis seeds, not drawn one by one: how a game is played
+        # depends on what earlier games covered, which hypothesis must not see as its own draws
+        # changing. Shortening is ruledsl's, by deleting moves (minimise).
+        pick = random.Random(data.draw(st.integers(0, 2 ** 32 - 1), label="seed of the moves"))
         moves: list = []
+        limit = [p.limit + 1]  # a branch plays BRANCH_MOVES moves at most
+        rare: list = []  # [global count of its shape, state, moves before it]: where to branch from
 
         def choose(s, legal):
-            i = data.draw(st.integers(0, len(legal) - 1))
+            if len(moves) >= limit[0]:
+                return None
+            shape = (s.choice, frozenset(m.name for m in legal))
+            seen = cov.shapes.get(shape, 0)
+            if not rare or seen < rare[0]:
+                rare[:] = [seen, s.clone(), len(moves)]
+            if len(legal) == 1:
+                i = 0
+            else:
+                ws = [weights[m.name] for m in legal]
+                if seek:
+                    ws = [w * NOVELTY if not cov.was_taken(s.choice, m.name) else w for w, m in zip(ws, legal)]
+                if not any(ws):
+                    ws = [1] * len(legal)
+                total = sum(ws)
+                r = pick.randrange(total)
+                i = 0
+                while r >= ws[i]:
+                    r -= ws[i]
+                    i += 1
+            cov.note_moves(s, legal, legal[i])
             moves.append(legal[i].to_json())
             return i
 
         def step(s):
             report.steps += 1
+            if progress and time.monotonic() - clock["shown"] > PROGRESS_SECONDS:
+                clock["shown"] = time.monotonic()
+                progress(report)
 
         try:
-            play_checked(game, n, game_seed, choose, step)
+            play_checked(played, n, game_seed, choose, step)
+            report.longest = max(report.longest, len(moves))
+            # Branch: from the rarest position this game reached, play on in other ways.
+            if rare and "failed" not in clock:
+                _, fork, at = rare
+                prefix = moves[:at]
+                for _ in range(BRANCHES):
+                    moves[:] = list(prefix)
+                    limit[0] = at + BRANCH_MOVES
+                    weights.update({name: style.choice(STYLE_WEIGHTS) for name in names})
+                    seek = style.random() < 0.5
+                    play_checked(played, n, game_seed, choose, step, start=fork.clone())
         except Broken as err:
             clock.setdefault("failed", time.monotonic())
             if not best or len(moves) < len(best[0].moves):
@@ -307,7 +512,7 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
             raise
         report.examples += 1
         if progress:
-            progress(report.examples)
+            progress(report)
 
     try:
         property_()
@@ -315,36 +520,40 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
         if not best:
             raise
     if best:
-        deadline = time.monotonic() + shrink_seconds
-        report.failure = minimise(game, best[0], deadline)
+        if best[0].check == "termination":
+            report.failure = best[0]  # a game that never ends is not shortened
+        else:
+            report.failure, report.shrink_stopped = minimise(game, best[0], time.monotonic() + shrink_seconds)
     return report
 
 
-def minimise(game: Game, failure: Failure, deadline: float) -> Failure:
+def minimise(game: Game, failure: Failure, deadline: float) -> tuple:
     """Shorten a failing move sequence further by deleting runs of moves, while the same check
-    still breaks (hypothesis shrinks the choices; this shrinks the game)."""
-    import time
-
+    still breaks (hypothesis shrinks the choices; this shrinks the game). Returns the shortest
+    failure and whether the deadline stopped the work."""
     current = failure
     size = max(1, len(current.moves) // 2)
-    while size >= 1 and time.monotonic() < deadline:
-        start = 0
-        shortened = False
-        while start < len(current.moves) and time.monotonic() < deadline:
-            moves = current.moves[:start] + current.moves[start + size:]
-            log = {"players": current.players, "seed": current.seed, "moves": moves}
-            broken, made = replay_log(game, log)
-            if broken is not None and broken.check == current.check:
-                current = Failure(broken.check, broken.message, current.players, current.seed, moves[:made])
-                shortened = True
-            else:
-                start += size
-        if not shortened:
-            size //= 2
-    return current
+    try:
+        while size >= 1:
+            start = 0
+            shortened = False
+            while start < len(current.moves):
+                moves = current.moves[:start] + current.moves[start + size:]
+                log = {"players": current.players, "seed": current.seed, "moves": moves}
+                broken, made = replay_log(game, log, deadline, current.check)
+                if broken is not None and broken.check == current.check:
+                    current = Failure(broken.check, broken.message, current.players, current.seed, moves[:made])
+                    shortened = True
+                else:
+                    start += size
+            if not shortened:
+                size //= 2
+    except OutOfTime:
+        return current, True
+    return current, False
 
 
-def replay_log(game: Game, log: dict):
+def replay_log(game: Game, log: dict, deadline: float | None = None, focus: str | None = None):
     """Re-run a game log with every check, up to its last move and the checks after it.
 
     Returns (Broken or None, the number of moves made)."""
@@ -361,7 +570,7 @@ def replay_log(game: Game, log: dict):
         return legal.index(m)
 
     try:
-        play_checked(game, log["players"], log["seed"], follow)
+        play_checked(game, log["players"], log["seed"], follow, deadline=deadline, focus=focus)
     except Broken as err:
         return err, len(made)
     return None, len(made)

@@ -113,6 +113,7 @@ class TrolleyCar:
         self.board: dict = {}                 # physical space -> card
         self.lines = {c: Line(c) for c in COLOURS}
         self.drawn = None
+        self.passes = 0                     # players in a row who passed with the deck empty
         self.events = []
         for colour, card in ((RED, red_start), (BLACK, black_start)):
             self.board[space(colour, START_SPACE)] = card
@@ -132,7 +133,8 @@ class TrolleyCar:
     def round_over(self) -> bool:
         if any(not h for h in self.hands):
             return True
-        return not self.deck and not any(self.can_play(p) for p in range(self.n))
+        # nobody can play: found out as at a table, by every player passing in turn
+        return self.passes >= self.n
 
     def laid(self, colour: str) -> int:
         on_board = sum(1 for c in self.board.values() if self.colour(c) == colour)
@@ -167,12 +169,22 @@ class TrolleyCar:
                 return plays + [("draw",)]
             return plays if plays else [("pass",)]
         if self.decision == "drawn_card":
-            return [("play_drawn",), ("keep",)]
+            return ([("play_drawn",)] if self.fits(self.drawn) else []) + [("keep",)]
         return []
 
     def describe(self, move: tuple) -> str:
         if len(move) == 2:
-            return f"{move[0]}({self.label(move[1])})"
+            text = self.label(move[1])
+            if move[0] == "play" and self.decision == "turn":
+                # the same card in hand and declared: the move says where it comes from
+                p = self.current
+                here = "hand" if move[1] in self.hands[p] else "declared"
+                twins = [c for c in self.hands[p] + self.declared[p]
+                         if c != move[1] and self.label(c) == text and self.fits(c)
+                         and ("hand" if c in self.hands[p] else "declared") != here]
+                if twins:
+                    text += f" from {here}[{p}]"
+            return f"{move[0]}({text})"
         return move[0]
 
     def apply(self, move: tuple) -> None:
@@ -193,19 +205,18 @@ class TrolleyCar:
             (self.hands[p] if card in self.hands[p] else self.declared[p]).remove(card)
             self._place(card)
         elif name == "draw":
-            card = self.deck.pop()              # the top is the end of the list
-            if self.fits(card):
-                self.drawn = card
-                self.decision = "drawn_card"    # same player decides
-                return
-            self.hands[p].append(card)
+            # the drawing player is always asked (play it only if it fits), so the
+            # question tells the others nothing about the hidden card
+            self.drawn = self.deck.pop()        # the top is the end of the list
+            self.decision = "drawn_card"        # same player decides
+            return
         elif name == "play_drawn":
             card, self.drawn = self.drawn, None
             self._place(card)
         elif name == "keep":
             self.hands[p].append(self.drawn)
             self.drawn = None
-        # name == "pass": nothing happens
+        self.passes = self.passes + 1 if name == "pass" else 0
         self._begin_turn((p + 1) % self.n)
 
     def _begin_turn(self, p: int) -> None:

@@ -21,7 +21,32 @@ def test_verify_passes_on_a_sound_game():
     assert result.exit_code == 0, result.output
     assert "  - conservation: every card is in exactly one zone after every step" in result.output
     assert "  - invariant short_pile: a full pile is taken at once" in result.output
-    assert result.output.splitlines()[-1].startswith("ok: every check held in 5 games")
+    ok = next(i for i, line in enumerate(result.output.splitlines()) if line.startswith("ok: "))
+    assert result.output.splitlines()[ok].startswith("ok: every check held in 5 games")
+    # "ok" says what the games covered
+    assert result.output.splitlines()[ok + 1].startswith("covered: moves offered ")
+
+
+def test_verify_coverage_lists_what_the_games_reached_with_its_lines(monkeypatch):
+    import ruledsl.cli as cli
+
+    monkeypatch.setattr(cli, "VERIFY_PROGRESS_SECONDS", 0.0)  # a progress line after every game
+    rules = ROOT / "games" / "tutorial_highlow.rules"
+    result = CliRunner().invoke(main, ["verify", str(rules), "--examples", "3", "--coverage"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    start = lines.index("coverage (file:line: what: how often the games reached it):")
+    listed = lines[start + 1:lines.index(next(x for x in lines if x.startswith("ok: ")))]
+    text = "\n".join(listed)
+    source = rules.read_text(encoding="utf-8").splitlines()
+    play = next(i for i, line in enumerate(source, 1) if "move play(" in line)
+    trick = next(i for i, line in enumerate(source, 1) if line.startswith("trigger trick"))
+    assert f"{rules}:{play}: move play (decision `turn`): offered" in text
+    assert f"{rules}:{trick}: trigger trick: " in text
+    assert "condition `" in text and "ran " in text
+    # off a terminal, progress comes as plain lines on stderr, not a bar
+    assert "verify: 1 of 3 games done" in result.stderr
 
 
 def test_verify_failure_writes_a_replay_file_that_replay_reproduces(tmp_path, monkeypatch):

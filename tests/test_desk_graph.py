@@ -52,11 +52,12 @@ def test_the_flow_of_the_game_as_dot():
     moves = {labels[b].split("(")[0].split(" where")[0] for a, b, _ in edges if a == turn}
     assert moves == {"move play", "move draw", "move pass"}
     drawn = node(labels, "decision drawn_card")
-    assert {labels[b] for a, b, _ in edges if a == drawn} == {"move play_drawn", "move keep"}
-    # the nested decision hangs under the draw move, through its condition
+    assert {labels[b] for a, b, _ in edges if a == drawn} == {"move play_drawn where fits(c)", "move keep"}
+    # the nested decision hangs under the draw move, after the statements that take the card
     draw = node(labels, "move draw")
-    fits = node(labels, "if fits(c)")
-    assert any(a == fits and b == drawn for a, b, _ in edges)
+    take = node(labels, "let c = top(deck)")
+    assert any(a == draw and b == take for a, b, _ in edges)
+    assert any(a == take and b == drawn for a, b, _ in edges)
     # loops return to their head
     assert any(b == turns and "again" in attrs for _, b, attrs in edges)
     assert any(a == repeat and labels[b] == "deal_round()" for a, b, _ in edges)
@@ -94,7 +95,9 @@ def test_graphviz_renders_svg_and_png(tmp_path, fmt, magic):
 
 def test_a_broken_file_gets_its_errors_and_no_diagram(tmp_path):
     broken = tmp_path / "broken.rules"
-    broken.write_text(GAME.read_text(encoding="utf-8").replace("lay(c)\n    }", "lay(d)\n    }", 1), encoding="utf-8")
+    text = GAME.read_text(encoding="utf-8")
+    assert "{ lay(c) }" in text
+    broken.write_text(text.replace("{ lay(c) }", "{ lay(d) }", 1), encoding="utf-8")
     result = graph(broken, "-o", tmp_path / "x.svg")
     assert result.exit_code == 1
     assert re.search(r"broken\.rules:\d+:\d+: error: .*`d`", result.output)

@@ -25,10 +25,13 @@ def broken_copy(old: str, new: str, params=ONE_ROUND) -> ruledsl.Game:
     return ruledsl.loads(text.replace(old, new, 1), str(TROLLEY), params)
 
 
-def assert_caught(game, check: str, examples: int = 20):
-    report = verify(game, examples=examples, seed=3)
+def assert_caught(game, check, examples: int = 20, **options):
+    """``check``: the name of the check that must break, or a tuple of names that may."""
+    options.setdefault("shrink_seconds", 6)
+    report = verify(game, examples=examples, seed=3, **options)
     assert report.failure is not None, "verify missed the planted bug"
-    assert report.failure.check == check, report.failure
+    assert report.failure.check in ((check,) if isinstance(check, str) else check), report.failure
+    check = report.failure.check
     log = report.failure.to_log("planted.rules", game.params)
     broken, step = replay_log(game, log)
     assert step == len(report.failure.moves)
@@ -53,7 +56,7 @@ def test_a_player_who_sees_an_opponents_hand():
 
 def test_a_move_whose_legality_depends_on_the_hidden_deck():
     game = broken_copy("move draw where not empty(deck) {", "move peek where not empty(deck) and top(deck).rank == 13 {}\n    move draw where not empty(deck) {")
-    assert_caught(game, "hidden information")
+    assert_caught(game, ("hidden information", "information flow"))
 
 
 def test_a_game_that_never_ends():
@@ -140,10 +143,170 @@ def test_failure_log_is_a_replay_file():
     assert log["format"] == "ruledsl-log" and log["version"] == 1
     assert log["players"] == report.failure.players and log["seed"] == report.failure.seed
     assert all(isinstance(m, list) and isinstance(m[0], str) for m in log["moves"])
-    assert log["failure"]["check"] == "hidden information"
+    assert log["failure"]["check"] in ("hidden information", "information flow")
 
 
 @pytest.mark.parametrize("players", [2, 6])
 def test_verify_respects_player_counts(players):
     report = verify(ruledsl.load(TROLLEY, params=ONE_ROUND), players=[players], examples=2, seed=2)
     assert report.ok
+
+
+# ---- planted bugs that uniform random play misses: only biased play reaches them
+
+TUTORIAL = Path("games/tutorial_highlow.rules")
+BEFORE_PASS = Path("tests/data/tutorial_before_pass.rules")
+
+
+def uniform_games(game, games: int, check) -> int:
+    """How many of ``games`` seeded games with uniformly random moves ``check(state)`` flags."""
+    import random
+
+    from ruledsl.errors import RulesRuntimeError
+
+    found = 0
+    for seed in range(games):
+        rng = random.Random(seed)
+        try:
+            s = game.new_game(rng.choice(range(game.program.min_players, game.program.max_players + 1)), seed)
+            while not s.is_over and not check(s):
+                s.apply(rng.choice(s.legal_moves()))
+            found += check(s)
+        except RulesRuntimeError:
+            found += 1
+    return found
+
+
+def test_the_tutorial_before_its_pass_move_gets_stuck_and_verify_finds_it():
+    """tests/data/tutorial_before_pass.rules is the tutorial game before step 5 adds `pass`: with
+    the deck empty, a player who cannot play has no move. Uniform play rarely gets there; players
+    who like to draw do, and verify's default search finds it."""
+    text = TUTORIAL.read_text(encoding="utf-8")
+    assert BEFORE_PASS.read_text(encoding="utf-8").split("game \"High-Low\"")[1] == \
+        text.replace("      move pass where empty(deck) and not can_play(current) {}\n", "").split("game \"High-Low\"")[1]
+    game = ruledsl.load(BEFORE_PASS)
+    assert uniform_games(game, 60, lambda s: False) == 0  # uniform random play never gets stuck here
+    report = verify(game, shrink_seconds=5)  # default examples and seed
+    assert report.failure is not None and report.failure.check == "runs"
+    assert "must decide `turn` but has no legal move" in report.failure.message
+    broken, made = replay_log(game, report.failure.to_log(str(BEFORE_PASS), game.params))
+    assert broken is not None and broken.check == "runs" and made == len(report.failure.moves)
+    # the finished tutorial, with its pass move, holds
+    assert verify(ruledsl.load(TUTORIAL), examples=10, shrink_seconds=5).ok
+
+
+def test_a_hand_that_outgrows_its_declared_limit_only_when_players_like_to_draw():
+    game = broken_copy("define score(p) = total[p]",
+                       "define score(p) = total[p]\ninvariant hand_limit for p in players: size(hand[p]) <= 34 "
+                       "\"a hand holds at most 34 cards\"")
+    hand = [z.zid for z in game.program.zones if z.name.startswith("hand[")]
+    assert uniform_games(game, 30, lambda s: any(len(s.zones[z]) > 34 for z in hand)) == 0
+    assert_caught(game, "invariant hand_limit", examples=25, shrink_seconds=5)
+
+
+# ---- information flow: the shape of play must not depend on hidden cards
+
+LEAKY_DRAW = """      choose drawn_card by current {
+        move play_drawn where fits(c) { lay(c) }
+        move keep { put c into hand[current] }
+      }"""
+OLD_DRAW = """      if fits(c) {
+        choose drawn_card by current {
+          move play_drawn { lay(c) }
+          move keep { put c into hand[current] }
+        }
+      } else {
+        put c into hand[current]
+      }"""
+
+
+def test_a_question_asked_only_when_a_hidden_card_fits_is_caught():
+    """The old Trolley Car draw: `play_drawn`/`keep` was asked only if the drawn card fitted, so
+    everybody could tell. The information-flow check catches it with default settings."""
+    game = broken_copy(LEAKY_DRAW, OLD_DRAW, params=None)
+    report = verify(game, shrink_seconds=5)
+    assert report.failure is not None and report.failure.check == "information flow", report.failure
+    assert "draw" in report.failure.message and "decides `drawn_card`" in report.failure.message
+    broken, made = replay_log(game, report.failure.to_log("leaky.rules", game.params))
+    assert broken is not None and broken.check == "information flow"
+
+
+def test_others_see_a_face_down_card_argument_as_a_question_mark():
+    from ruledsl.observe import move_seen
+
+    text = TUTORIAL.read_text(encoding="utf-8").replace(
+        "      move draw where not empty(deck) {",
+        "      move bury(c in hand[current]) where size(hand[current]) > 1 {\n        put c into deck\n      }\n"
+        "      move draw where not empty(deck) {")
+    s = ruledsl.loads(text, str(TUTORIAL)).new_game(2, 1)
+    bury = next(m for m in s.legal_moves() if m.name == "bury")
+    label = s.card_label(bury.args[0])
+    before = s.clone()
+    s.apply(bury)
+    assert move_seen(before, s, bury, 0) == f"bury({label})"  # the mover saw the card
+    assert move_seen(before, s, bury, 1) == "bury(?)"
+    play = next(m for m in s.legal_moves() if m.name == "play")
+    before = s.clone()
+    s.apply(play)
+    assert move_seen(before, s, play, 0) == f"play({s.card_label(play.args[0])})"  # face up on the pile
+
+
+# ---- coverage
+
+
+def test_coverage_says_which_moves_triggers_conditions_and_lines_the_games_reached():
+    from ruledsl.coverage import instrument
+
+    text = TUTORIAL.read_text(encoding="utf-8").replace(
+        "      move draw where not empty(deck) {",
+        "      move shout where size(hand[current]) > 60 {}\n      move draw where not empty(deck) {")
+    game = ruledsl.loads(text, str(TUTORIAL))
+    report = verify(game, examples=5, seed=1)
+    assert report.ok
+    items = {(i.kind, i.what): i for i in report.coverage.items()}
+    shout_line = text.splitlines().index("      move shout where size(hand[current]) > 60 {}") + 1
+    shout = items[("move", "move shout (decision `turn`)")]
+    assert shout.where == f"{TUTORIAL}:{shout_line}" and shout.counts == (0, 0) and not shout.covered
+    play = items[("move", "move play (decision `turn`)")]
+    assert play.counts[0] >= play.counts[1] > 0 and play.covered
+    assert items[("trigger", "trigger trick")].counts[0] > 0
+    assert shout in report.coverage.missed()
+    assert any(i.kind == "branch" for i in items.values()) and any(i.kind == "line" for i in items.values())
+    moves = [i for i in items.values() if i.kind == "move"]
+    offered = sum(1 for i in moves if i.counts[0])
+    taken = sum(1 for i in moves if i.covered)
+    assert offered >= 2 and len(moves) == 4  # play and draw at least; shout never
+    assert report.coverage.summary().startswith(f"moves offered {offered}/4, taken {taken}/4, triggers fired 1/1")
+    # off, it costs nothing: instrumenting makes a copy and leaves the game's own steps alone
+    steps = [step[1] for step in game.program.code]
+    copy, cov = instrument(game)
+    assert copy.program is not game.program and [step[1] for step in game.program.code] == steps
+    copy.new_game(2, 0)
+    assert sum(cov.runs) > 0
+
+
+def test_a_game_that_never_ends_is_reported_within_the_shrink_budget():
+    import time
+
+    text = TROLLEY.read_text(encoding="utf-8")
+    for old, new in (("turns from next(dealer) until round_over {", "turns from next(dealer) until false {"),
+                     ("limit 5000 moves", "limit 2000 moves")):
+        assert old in text
+        text = text.replace(old, new)
+    game = ruledsl.loads(text, str(TROLLEY))
+    started = time.monotonic()
+    report = verify(game, players=[5], shrink_seconds=2)
+    assert time.monotonic() - started < 60
+    assert report.failure.check == "termination" and len(report.failure.moves) == 2000
+
+
+def test_shortening_stops_when_its_time_is_up_and_says_so():
+    game = ruledsl.load(BEFORE_PASS)
+    report = verify(game, shrink_seconds=0)
+    assert report.failure is not None and report.failure.check == "runs"
+    assert report.shrink_stopped  # no time to shorten: the game is reported as found
+    broken, made = replay_log(game, report.failure.to_log(str(BEFORE_PASS), game.params))
+    assert broken is not None and broken.check == "runs" and made == len(report.failure.moves)
+    shortened = verify(game, shrink_seconds=30)
+    assert not shortened.shrink_stopped
+    assert len(shortened.failure.moves) <= len(report.failure.moves)

@@ -17,9 +17,9 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 
-from .. import types as T
 from ..bots import make_bot
 from ..engine import Game, Move, State
+from ..observe import move_seen
 from ..errors import RuledslError
 
 STATIC = {
@@ -49,24 +49,10 @@ def table_layout(game: Game, players: int) -> dict:
 
 
 def describe_for(before: State, after: State, move, seat: int) -> str:
-    """``move`` (made in ``before``) in words, as ``seat`` may know it: a card the seat cannot see
-    after the move, nor made the move with, shows as ``?``."""
-    options = before.program.choices[before.choice].options
-    kinds = next((o.kinds for o in options if o.name == move.name), [])
-    program = before.program
-    parts = []
-    for i, a in enumerate(move.args):
-        kind = kinds[i] if i < len(kinds) else T.ANY
-        if kind == T.CARD:
-            known = before.actor == seat or (0 <= a < program.card_count and after.card_visible(seat, a))
-            parts.append(program.card_labels[a] if known else "?")
-        elif kind.startswith("enum:") and 0 <= a < len(program.enums.get(kind[5:], ())):
-            parts.append(program.enums[kind[5:]][a])
-        elif kind == T.PLAYER:
-            parts.append(f"player {a}")
-        else:
-            parts.append(str(a))
-    return move.name + (f"({', '.join(parts)})" if parts else "")
+    """``move`` (made in ``before``) in words, as ``seat`` may know it: a card the seat sees neither
+    before nor after the move shows as ``?`` (``ruledsl.observe.move_seen``, which ``ruledsl play``
+    and verify's information-flow check use too)."""
+    return move_seen(before, after, move, seat)
 
 
 class Session:
