@@ -241,3 +241,14 @@ def test_pettingzoo_render_shows_everything_or_only_the_deciding_players_view():
     shown = seat.render()                                   # player 0 decides: their hand, not player 1's
     assert f"hand[0]: {hand0}" in shown
     assert "hand[1]: " + " ".join("?" * len(state.cards_in("hand[1]"))) in shown
+
+
+def test_the_documented_numbering_of_high_low():
+    game = ruledsl.load(ROOT / "games" / "tutorial_highlow.rules")
+    codec = ActionCodec(game.program, 2)
+    assert codec.num_actions == game.program.card_count + 2
+    assert codec.decode(17) == ruledsl.Move("play", (17,))
+    assert (codec.decode(52), codec.decode(53)) == (ruledsl.Move("draw"), ruledsl.Move("pass"))
+    assert codec.describe(17) == "play(" + game.program.card_labels[17] + ")"
+    with pytest.raises(ruledsl.ParameterError, match="actions are 0 to 53"):
+        codec.decode(54)
