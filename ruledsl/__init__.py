@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from .assemble import assemble
 from .check import check
 from .compile import compile_model
@@ -25,6 +23,7 @@ from .errors import (
     RulesRuntimeError,
     SaveError,
     Span,
+    read_source,
 )
 
 __version__ = "0.1.0"
@@ -42,18 +41,10 @@ def loads(text: str, filename: str = "<rules>", params: dict | None = None) -> G
                                      Span(str(filename)))])
     if params is not None and not isinstance(params, dict):
         raise ParameterError(f"params must be a dict of parameter names and values, not {type(params).__name__}")
-    model = check(assemble(text, filename), params)
+    model = check(assemble(text.removeprefix("\ufeff"), str(filename)), params)
     return Game(compile_model(model))
 
 
 def load(path, params: dict | None = None) -> Game:
     """Compile the rules file at ``path``; raise RulesError listing every problem."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesError([Diagnostic("E001", f"no such rules file: {path}", Span(str(path)))]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise RulesError([Diagnostic("E001", f"cannot read {path}: {reason}", Span(str(path)))]) from None
-    return loads(text, str(path), params)
+    return loads(read_source(path), str(path), params)

@@ -14,7 +14,7 @@ from pathlib import Path
 import attrs
 
 from . import ast as A
-from .errors import Diagnostic, RulesError, source_line
+from .errors import Diagnostic, RulesError, decode_source, source_line
 from .parse import data_path, parse
 
 
@@ -44,6 +44,7 @@ def assemble(text: str, path: str, read=None) -> Assembly:
     seen: set[str] = set()
 
     def visit(text: str, path: str, stack: tuple) -> None:
+        text = text.removeprefix("\ufeff")  # a byte-order mark some editors write: invisible, so accepted
         texts[path] = text
         try:
             tree = parse(text, path)
@@ -75,6 +76,9 @@ def assemble(text: str, path: str, read=None) -> Assembly:
                     sub = read(found)
                 except OSError as exc:
                     errors.append(diag(texts, "E208", f"cannot read \"{item.path}\": {exc.strerror}", item.span))
+                    continue
+                except RulesError as err:  # not UTF-8: the error points into the named file
+                    errors.extend(err.diagnostics)
                     continue
                 visit(sub, _display(found), stack + (key,))
         for item in tree.items:
@@ -109,4 +113,4 @@ def _display(path: Path) -> str:
 
 
 def _read_file(path: Path) -> str:
-    return path.read_text(encoding="utf-8")
+    return decode_source(path.read_bytes(), _display(path))

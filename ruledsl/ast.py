@@ -328,6 +328,8 @@ class Param(Decl):
     name: str
     value: Expr
     doc: Optional[str]
+    low: Optional[Expr] = None  # `in LOW..HIGH`: the values the parameter accepts
+    high: Optional[Expr] = None
 
 
 @node
@@ -362,6 +364,7 @@ class KindDef(Decl):
     name: str
     attributes: tuple
     show: Optional[str]
+    show_spans: tuple = ()  # where each `show` line of the kind is
 
 
 @node

@@ -1,9 +1,15 @@
 """The ``ruledsl`` command: check rules files, run games between bots, simulate many.
 
-Exit codes: 0 success; 1 a rules file is broken or a rule failed while
-playing; 2 a usage error (bad option, missing file, unknown or bad parameter,
-player count out of range). Errors are printed on stderr, never as a
-traceback; set RULEDSL_DEBUG=1 to see the traceback of an internal error.
+Exit codes, the same for every command (README.md has the table):
+0 success; 1 the rules are at fault (a broken rules file, a rule that failed
+while playing, a check that verify or replay found broken, a log that does not
+fit its rules); 2 the command line is at fault (bad option or value, a named
+file that is missing or unreadable or not a game log, an unknown or bad
+parameter, a player count or seat out of range, an output file that cannot be
+written); 3 an internal error of ruledsl; 141 the reader of the output went
+away (``| head``), quietly, as Unix tools do. Errors are printed on stderr,
+never as a traceback; set RULEDSL_DEBUG=1 to see the traceback of an internal
+error.
 """
 
 from __future__ import annotations
@@ -20,12 +26,11 @@ from . import __version__, load
 from . import ast as A
 from .bots import BOTS
 from .errors import (
-    Diagnostic,
     ParameterError,
     RuledslError,
     RulesError,
     RulesRuntimeError,
-    Span,
+    read_source,
     runtime_diagnostic,
 )
 from .cli_test import test_command
@@ -42,6 +47,7 @@ EXIT_RULES = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
 VERIFY_PROGRESS_SECONDS = 10.0  # how often verify prints a progress line when stderr is not a terminal
+EXIT_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a tool stopped by a closed pipe
 
 
 class CliError(click.ClickException):
@@ -58,11 +64,22 @@ class CliError(click.ClickException):
 class _Group(click.Group):
     """Turns any error that escaped a command into a message instead of a traceback."""
 
+    def main(self, *args, **kwargs):
+        try:
+            try:
+                return super().main(*args, **kwargs)
+            finally:
+                sys.stdout.flush()  # here, so that a closed pipe is met while it can still be handled
+        except BrokenPipeError:
+            _quiet_after_closed_pipe()
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
+        except BrokenPipeError:
+            _quiet_after_closed_pipe()
         except RuledslError as err:
             raise CliError(str(err), EXIT_RULES) from None
         except Exception as err:  # an internal error: say so briefly
@@ -70,6 +87,16 @@ class _Group(click.Group):
                 raise
             raise CliError(f"internal error in ruledsl: {type(err).__name__}: {err} "
                            "(set RULEDSL_DEBUG=1 to see the traceback)", EXIT_INTERNAL) from None
+
+
+def _quiet_after_closed_pipe() -> None:
+    """The reader of stdout went away (``ruledsl simulate ... | head -1``): stop without a word."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush must not fail again
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.exit(EXIT_PIPE)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -106,18 +133,30 @@ def _parse_sets(sets: tuple[str, ...]) -> dict[str, str]:
         name, value = name.strip(), value.strip()
         if not eq or not name.isidentifier() or not value:
             raise CliError(f"--set takes NAME=VALUE (for example --set hand_size=12), not {item!r}")
+        if name in params:
+            raise CliError(f"--set {name} is given twice ({name}={params[name]} and {name}={value}); give it once")
         params[name] = value
     return params
 
 
+def _unreadable(file: str) -> str | None:
+    """Why the rules file named on the command line cannot be read, or None when it is a file."""
+    path = Path(file)
+    if path.is_file():
+        return None
+    return f"{file} is a directory, not a rules file" if path.is_dir() else f"{file} does not exist"
+
+
 def _load_game(file: str, sets: tuple[str, ...]):
-    if not Path(file).is_file():
-        what = "is a directory, not a rules file" if Path(file).is_dir() else "does not exist"
-        raise CliError(f"{file} {what}")
+    reason = _unreadable(file)
+    if reason:
+        raise CliError(reason)
     params = _parse_sets(sets)
     try:
         return load(file, params=params)
     except RulesError as err:
+        if all(d.code == "E001" for d in err.diagnostics):  # the file vanished or may not be read
+            raise CliError("; ".join(d.message for d in err.diagnostics)) from None
         _print_diagnostics(err.diagnostics)
         click.echo(_plural(len(err.diagnostics), "error"), err=True)
         raise click.exceptions.Exit(EXIT_RULES) from None
@@ -182,16 +221,11 @@ def check(files: tuple[str, ...], syntax_only: bool) -> None:
     """Check rules files; print every error found, with its position."""
     errors = 0
     broken = 0
+    unreadable = False
     for file in files:
         try:
             if syntax_only:
-                try:
-                    text = Path(file).read_text(encoding="utf-8")
-                except FileNotFoundError:
-                    raise RulesError([Diagnostic("E001", f"no such rules file: {file}", Span(file))]) from None
-                except (OSError, UnicodeDecodeError) as exc:
-                    reason = getattr(exc, "strerror", None) or str(exc)
-                    raise RulesError([Diagnostic("E001", f"cannot read {file}: {reason}", Span(file))]) from None
+                text = read_source(file)
                 if file.endswith(SCENARIO_SUFFIX):
                     parse_scenarios(text, file)
                     click.echo(f"ok: {file} (scenarios, syntax only)")
@@ -209,6 +243,7 @@ def check(files: tuple[str, ...], syntax_only: bool) -> None:
             _print_diagnostics(err.diagnostics)
             errors += len(err.diagnostics)
             broken += 1
+            unreadable = unreadable or any(d.code == "E001" for d in err.diagnostics)
             continue
         except RuledslError as err:
             click.echo(f"{file}: error: {err}", err=True)
@@ -221,7 +256,7 @@ def check(files: tuple[str, ...], syntax_only: bool) -> None:
         if len(files) > 1:
             summary += f" in {broken} of {len(files)} files"
         click.echo(summary, err=True)
-        raise click.exceptions.Exit(EXIT_RULES)
+        raise click.exceptions.Exit(EXIT_USAGE if unreadable else EXIT_RULES)
 
 
 # ---- run
@@ -270,7 +305,7 @@ def _write_log(log_path: str, file: str, result) -> None:
     try:
         Path(log_path).write_text(_log_text(log), encoding="utf-8")
     except OSError as exc:
-        raise CliError(f"cannot write the log {log_path}: {exc.strerror or exc}", EXIT_RULES) from None
+        raise CliError(f"cannot write the log {log_path}: {exc.strerror or exc}") from None
 
 
 def _log_text(log: dict) -> str:
@@ -480,7 +515,7 @@ def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds
     try:
         Path(target).write_text(_log_text(log), encoding="utf-8")
     except OSError as exc:
-        raise CliError(f"cannot write the replay file {target}: {exc.strerror or exc}", EXIT_RULES) from None
+        raise CliError(f"cannot write the replay file {target}: {exc.strerror or exc}") from None
     click.echo(f"replay file: {target}  (run: ruledsl replay {target})")
     raise click.exceptions.Exit(EXIT_RULES)
 
@@ -519,21 +554,7 @@ def replay_command(log_file, rules_path, quiet) -> None:
     """Re-run a game log (from `run --log` or a `verify` failure) with every check, to its last step."""
     from .verify import LOG_MISMATCH, replay_log
 
-    try:
-        raw = Path(log_file).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"cannot read {log_file}: {exc.strerror or exc}") from None
-    log = _read_log(raw, log_file)
-    rules = rules_path or _find_rules(log["rules"], log_file)
-    params = log.get("params") or {}
-    try:
-        game = load(rules, params=params)
-    except RulesError as err:
-        _print_diagnostics(err.diagnostics)
-        raise click.exceptions.Exit(EXIT_RULES) from None
-    except ParameterError as err:
-        raise CliError(f"the log's parameters do not fit {rules}: {err}") from None
-    n = _check_players(game, log["players"])
+    log, rules, game, n = _game_of_log(log_file, rules_path)
     if not quiet:
         for i, text in enumerate(_describe_moves(game, n, log["seed"], log["moves"]), 1):
             click.echo(f"  {i:>3}. {text}")  # replay lists every move: it is what a log is read for
@@ -553,6 +574,41 @@ def replay_command(log_file, rules_path, quiet) -> None:
     click.echo(f"ok: {_plural(made, 'move')} replayed, every check held; {status}")
     if state.is_over:
         click.echo(f"scores: {state.scores}; winners: {_winner_words(state.winners)}")
+
+
+def _game_of_log(log_file: str, rules_path: str | None):
+    """Read a game log and load the rules it names: (log, rules file, game, player count).
+
+    A log that cannot be read or is not a log is a usage error (2); rules that are broken, or
+    that the log's parameters or player count do not fit, are the rules' fault (1)."""
+    try:
+        data = Path(log_file).read_bytes()
+    except OSError as exc:
+        raise CliError(f"cannot read {log_file}: {exc.strerror or exc}") from None
+    try:
+        raw = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{log_file} is not a game log: it is not UTF-8 text "
+                       f"(byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
+    log = _read_log(raw, log_file)
+    rules = rules_path or _find_rules(log["rules"], log_file)
+    reason = _unreadable(rules)
+    if reason:
+        raise CliError(f"{reason} (the rules of {log_file}; use --rules)")
+    params = log.get("params") or {}
+    try:
+        game = load(rules, params=params)
+    except RulesError as err:
+        _print_diagnostics(err.diagnostics)
+        click.echo(_plural(len(err.diagnostics), "error"), err=True)
+        raise click.exceptions.Exit(EXIT_RULES) from None
+    except ParameterError as err:
+        raise CliError(f"the log's parameters do not fit {rules}: {err}", EXIT_RULES) from None
+    try:
+        n = game.player_count(log["players"])
+    except ParameterError as err:
+        raise CliError(f"the log's player count does not fit {rules}: {err}", EXIT_RULES) from None
+    return log, rules, game, n
 
 
 def _read_log(raw: str, name: str) -> dict:

@@ -16,6 +16,7 @@ from . import types as T
 from .check import Model
 from .errors import NOWHERE, RulesRuntimeError, Span
 from .layout import Layout, _product
+from .limits import check_card_count, checked_range, index_fits
 from .members import grown_index, members_domain, new_member, remove_member
 from .rng import randbelow, shuffle
 
@@ -131,6 +132,7 @@ class _Compiler(Layout):
         self._cards()
         self._zones()
         self._vars()
+        check_card_count(self)
         initial = []
         for c in m.cards:
             cards = self._deck(c.deck)
@@ -295,6 +297,7 @@ class _Compiler(Layout):
             L[slot] = p
             return fn(s, L)
 
+        score.span = d.span  # where a finding in the score is reported
         return score
 
     def _winner_keys(self) -> list:
@@ -312,6 +315,8 @@ class _Compiler(Layout):
                 L = list(s.locals)
                 L[slot] = p
                 return fn(s, L)
+
+            value.span = key.expr.span
 
             keys.append((value, key.highest))
         return keys
@@ -389,8 +394,10 @@ class _Compiler(Layout):
             lo, _ = self.expr(e.low, statics=statics)
             hi, _ = self.expr(e.high, statics=statics)
 
+            span = e.span
+
             def rng(s, L):
-                return range(lo(s, L), hi(s, L) + 1)
+                return checked_range(lo(s, L), hi(s, L), span)
 
             return rng, T.RANGE
         if isinstance(e, A.IfExpr):
@@ -520,14 +527,17 @@ class _Compiler(Layout):
     def index_checks(self, dims, sizes, fns, name, span):
         """A closure giving the flat position of an index in a family of fixed size, checked."""
         if all(getattr(f, "constant", False) for f in fns):
-            flat = self._flat(dims, sizes, [f(None, None) for f in fns])
-            return _const(flat)
+            values = [f(None, None) for f in fns]
+            if index_fits(dims, sizes, values, self.m.min_players):
+                return _const(self._flat(dims, sizes, values))
+            # else: checked while playing, where a bad index is a finding at this rule
         checks = []
         for dim, size in zip(dims, sizes):
             checks.append((dim[1] if dim[0] in ("range", "grow") else 0, size, dim[0] == "player"))
         if len(fns) == 1 and dims[0][0] == "enum":
             return fns[0]  # enum values come only from enum-typed expressions
-        if len(fns) == 1 and dims[0][0] == "player" and "(" not in self.src(fns[0]):
+        constant = getattr(fns[0], "constant", False)
+        if len(fns) == 1 and dims[0][0] == "player" and "(" not in self.src(fns[0]) and not constant:
             v = self.src(fns[0])
 
             def outside(value):
@@ -535,7 +545,7 @@ class _Compiler(Layout):
                     _runtime(f"`{name}[...]`: the index is none", span)
                 _runtime(f"`{name}[{value}]` is outside `{name}`", span)
 
-            return self.gen(f"({v} if 0 <= {v} < s.n else {self.name_for(outside, 'bad')}({v}))")
+            return self.gen(f"({v} if {v} is not None and 0 <= {v} < s.n else {self.name_for(outside, 'bad')}({v}))")
         if len(fns) == 1:
             f = fns[0]
             low, size, is_player = checks[0]
@@ -911,6 +921,9 @@ class _Compiler(Layout):
 
             def deal(st, L):
                 z, target = src(st, L), dst(st, L)
+                if z == target:  # dealing a zone into itself changes nothing
+                    count(st, L)
+                    return 0
                 pile, into, loc = st.zones[z], st.zones[target], st.loc
                 for _ in range(count(st, L)):
                     if not pile:

@@ -17,6 +17,7 @@ import attrs
 from . import ast as A
 from . import types as T
 from .errors import ParameterError
+from .limits import MAX_PLAYERS, MAX_SLOTS, MAX_VALUES, MAX_ZONES
 from .parse import keywords
 
 ZONE_SHAPES = ("pile", "row", "track")
@@ -99,6 +100,7 @@ class ParamInfo:
     type: str
     doc: str | None
     node: object
+    accepted: tuple | None = None  # (low, high) of `param NAME = V in LOW..HIGH`
 
 
 @attrs.define
@@ -170,7 +172,11 @@ class Declarations:
         elif isinstance(item, A.PlayersRange):
             if not 1 <= item.low <= item.high:
                 self.error("E213", f"players {item.low}..{item.high} is not a range of player counts", item)
-            m.min_players, m.max_players = item.low, max(item.low, item.high)
+            elif item.high > MAX_PLAYERS:
+                self.error("E213", f"players {item.low}..{item.high}: ruledsl allows at most {MAX_PLAYERS} players",
+                           item)
+            m.min_players = min(item.low, MAX_PLAYERS)
+            m.max_players = min(max(item.low, item.high), MAX_PLAYERS)
         elif isinstance(item, A.Limit):
             if item.moves < 1:
                 self.error("E213", "the move limit must be at least 1", item)
@@ -250,6 +256,36 @@ class Declarations:
                     raise ParameterError(f"parameter '{name}' takes {T.describe(info.type)}, "
                                          f"not {overrides[name]!r}")
                 info.value = given
+        for name, info in m.params.items():
+            self._check_range(info, overrides)
+
+    def _check_range(self, info: ParamInfo, overrides: dict) -> None:
+        """A parameter declared `in LOW..HIGH` must hold a number in that range."""
+        node = info.node
+        if node.low is None:
+            return
+        low, high = self._const(node.low), self._const(node.high)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)):
+            if low is not None and high is not None:
+                self.error("E202", "the range of a parameter is two numbers, like `in 1..30`", node.low)
+            return
+        if low > high:
+            self.error("E213", f"the range {low}..{high} of `{info.name}` is empty", node.low)
+            return
+        info.accepted = (low, high)
+        value = info.value
+        if value is None:
+            return
+        if info.type != T.INT:
+            self.error("E202", f"only a number parameter can have a range; `{info.name}` is {T.describe(info.type)}",
+                       node.low)
+            return
+        if low <= value <= high:
+            return
+        doc = f" ({info.name}: {info.node.doc})" if info.node.doc else ""
+        if overrides:
+            raise ParameterError(f"parameter '{info.name}' must be in {low}..{high}, not {value}{doc}")
+        self.error("E213", f"`{info.name}` is {value}, outside its range {low}..{high}", node.value)
 
     def _const(self, node):
         """The value of a constant expression (literals, parameters, arithmetic), or None after an error."""
@@ -273,6 +309,16 @@ class Declarations:
                 return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0, "%": a % b if b else 0}[node.op]
         self.error("E213", "a constant is needed here: a number, true/false, a string or a parameter", node)
         return None
+
+    def _check_family_size(self, item, dims: list, what: str, most: int) -> None:
+        """A family indexed by huge ranges would take all memory: refuse it before it is built."""
+        total = 1
+        for d in dims:
+            total *= self.model.dim_size(d)
+        if total > most:
+            self.error("E205", f"{what} `{item.name}` has {total:,} entries, more than ruledsl allows "
+                               f"(at most {most:,})", item, "make its index ranges smaller")
+            dims[:] = [("range", 0, 0)] * len(dims)
 
     def _dims(self, index: tuple, growing: int = 0) -> list:
         """The dimensions of an index; ``growing`` is the most members a `*` dimension may have (0: none)."""
@@ -343,14 +389,22 @@ class Declarations:
                     self.error("E202", f"attribute `{attr.name}` is {T.describe(known)} in one kind and "
                                        f"{T.describe(typ)} in `{item.name}`", attr)
                 m.attributes.setdefault(attr.name, typ)
+            show_at = _At(item.show_spans[-1]) if item.show_spans else item
+            for extra in item.show_spans[:-1]:
+                self.error("E204", f"kind `{item.name}` has more than one `show` line", _At(extra))
             if item.show:
-                for field in _template_fields(item.show):
+                fields, problem = _template_fields(item.show)
+                if problem:
+                    self.error("E202", f"the `show` text {problem}", show_at,
+                               "a field is an attribute name in braces, like {rank}; write {{ or }} for a brace")
+                for field in fields:
                     if field not in kind.attributes and field not in ("kind", "id"):
-                        self.error("E201", f"`show` names `{field}`, which kind `{item.name}` does not have", item,
+                        self.error("E201", f"`show` names `{field}`, which kind `{item.name}` does not have", show_at,
                                    _suggest(field, kind.attributes))
         elif isinstance(item, A.ZoneDef) and m.zones.get(item.name) and m.zones[item.name].node is item:
             zone = m.zones[item.name]
             zone.dims = self._dims(item.index, self._most_members(item))
+            self._check_family_size(item, zone.dims, "zone", MAX_ZONES)
             self._zone_options(zone, item)
             if item.members:
                 self._declare_members(zone, item)
@@ -362,6 +416,7 @@ class Declarations:
         elif isinstance(item, A.VarDef) and m.vars.get(item.name) and m.vars[item.name].node is item:
             var = m.vars[item.name]
             var.dims = self._dims(item.index)
+            self._check_family_size(item, var.dims, "variable", MAX_VALUES)
             self._var_type(var, item)
 
     def _most_members(self, item: A.ZoneDef) -> int:
@@ -438,11 +493,17 @@ class Declarations:
             zone.shape = shapes[0].name
             if zone.shape == "track":
                 size = self._const(shapes[0].arg) if shapes[0].arg is not None else None
+                whole = isinstance(size, int) and not isinstance(size, bool)
                 if shapes[0].arg is None:
                     self.error("E209", "a track needs its number of slots, as in track(16)", shapes[0])
-                elif isinstance(size, int) and size < 1:
+                elif size is not None and not whole:
+                    self.error("E209", f"the slots of a track are a number, not {size!r}", shapes[0].arg)
+                elif whole and size < 1:
                     self.error("E209", "a track needs at least one slot", shapes[0])
-                zone.size = size if isinstance(size, int) else 1
+                elif whole and size > MAX_SLOTS:
+                    self.error("E209", f"a track of {size} slots is more than ruledsl allows "
+                                       f"(at most {MAX_SLOTS:,})", shapes[0].arg)
+                zone.size = size if whole and 1 <= size <= MAX_SLOTS else 1
             elif shapes[0].arg is not None:
                 self.error("E209", f"a {zone.shape} takes no size; only a track has slots", shapes[0])
         if seen_vis:
@@ -461,8 +522,28 @@ def _dim_word(dim: tuple) -> str:
     return f"{dim[1]}..{dim[2]}"
 
 
-def _template_fields(template: str) -> list[str]:
-    return [f for _, f, _, _ in string.Formatter().parse(template) if f]
+@attrs.frozen
+class _At:
+    """A bare position, for an error about a part of a node that is not a node itself."""
+
+    span: object
+
+
+def _template_fields(template: str) -> tuple[list[str], str | None]:
+    """The attribute names a `show` text uses, and what is wrong with it (None when nothing)."""
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError:
+        return [], "has a '{' or '}' without its partner"
+    fields = []
+    for _, field, spec, conversion in parts:
+        if field is None:
+            continue
+        if not field.isidentifier() or spec or conversion:
+            text = "{" + field + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+            return fields, f"has the field {text}, which is not an attribute name"
+        fields.append(field)
+    return fields, None
 
 
 def _type_of_value(value) -> str:

@@ -15,7 +15,7 @@ import attrs
 
 from . import types as T
 from .compile import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, MAX_TRIGGER_FIRINGS, SET, Program
-from .errors import IllegalMove, ParameterError, RulesRuntimeError, SaveError, Span
+from .errors import NOWHERE, IllegalMove, ParameterError, RulesRuntimeError, SaveError, Span
 from .rng import seed_state
 
 MAX_STEPS_PER_MOVE = 200_000
@@ -172,8 +172,14 @@ class State:
 
     @property
     def scores(self) -> list[int]:
-        p = self.program
-        return [p.score(self, i) for i in range(self.n)]
+        score = self.program.score
+        span = getattr(score, "span", NOWHERE)
+        values = [_run_rule(score, self, i, span) for i in range(self.n)]
+        for i, v in enumerate(values):
+            if not isinstance(v, int):
+                raise RulesRuntimeError(f"the score of player {i} is {'none' if v is None else repr(v)}, "
+                                        "not a number", span)
+        return values
 
     @property
     def winners(self) -> list[int]:
@@ -184,7 +190,11 @@ class State:
         for i in range(self.n):
             key = []
             for fn, highest in self.program.winner_keys:
-                v = fn(self, i)
+                span = getattr(fn, "span", NOWHERE)
+                v = _run_rule(fn, self, i, span)
+                if not isinstance(v, int):
+                    raise RulesRuntimeError(f"the winner order gives {'none' if v is None else v!r} for player {i}, "
+                                            "not a number", span)
                 key.append(-v if highest else v)
             keys.append(tuple(key))
         best = min(keys)
@@ -712,11 +722,11 @@ class State:
         out = []
         L = self.locals.copy()
         for inv in self.program.invariants:
-            values = inv.domain(self, L) if inv.domain is not None else (None,)
+            values = _run_rule(inv.domain, self, L, inv.span) if inv.domain is not None else (None,)
             for v in list(values):
                 if inv.slot is not None:
                     L[inv.slot] = v
-                if not inv.cond(self, L):
+                if not _run_rule(inv.cond, self, L, inv.span):
                     what = f" for {v}" if inv.slot is not None else ""
                     out.append(f"invariant `{inv.name}`{what} is broken" + (f": {inv.message}" if inv.message else ""))
         return out

@@ -1,8 +1,9 @@
 """Every error a user can meet, with one base class.
 
 A diagnostic names where (file, line, column), what (a stable code and a
-message) and what to do (a hint); it renders as ``file:line:col: error:
-message`` followed by the source line and a caret, the way compilers do.
+message) and what to do (a hint); it renders as ``file:line:col:
+error[CODE]: message`` followed by the source line and a caret, the way
+compilers do.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ class Diagnostic:
         return self.span.column
 
     def render(self) -> str:
-        head = f"{self.span}: error: {self.message}" if self.span.line else f"{self.span.file}: error: {self.message}"
+        where = str(self.span) if self.span.line else self.span.file
+        head = f"{where}: error[{self.code}]: {self.message}"
         lines = [head]
         if self.source_line is not None and self.span.line:
             lines.append("    " + self.source_line.rstrip("\n"))
@@ -120,3 +122,42 @@ def source_line(text: str, line: int) -> str | None:
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None
+
+
+BOM = "\ufeff"
+
+
+def decode_source(data: bytes, path: str) -> str:
+    """The text of a rules file: UTF-8, with a byte-order mark at its start accepted and dropped.
+
+    Bytes that are not UTF-8 raise RulesError (E002) at the line and column of the first bad byte.
+    """
+    try:
+        return data.decode("utf-8").removeprefix(BOM)
+    except UnicodeDecodeError as exc:
+        before = data[:exc.start]
+        line = before.count(b"\n") + 1
+        line_start = before.rfind(b"\n") + 1
+        column = len(before[line_start:].decode("utf-8", "replace")) + 1
+        end = data.find(b"\n", exc.start)
+        shown = data[line_start:len(data) if end < 0 else end].decode("utf-8", "replace")
+        span = Span(path, line, column, line, column + 1)
+        raise RulesError([Diagnostic(
+            "E002", f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x} cannot start a character here",
+            span, "save the file as UTF-8 (most editors offer this in 'Save as')", shown)]) from None
+
+
+def read_source(path) -> str:
+    """Read a rules file as text (see decode_source); a file that cannot be read raises RulesError (E001)."""
+    from pathlib import Path
+
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise RulesError([Diagnostic("E001", f"no such rules file: {path}", Span(str(path)))]) from None
+    except IsADirectoryError:
+        raise RulesError([Diagnostic("E001", f"{path} is a directory, not a rules file", Span(str(path)))]) from None
+    except OSError as exc:
+        raise RulesError([Diagnostic("E001", f"cannot read {path}: {exc.strerror or exc}", Span(str(path)))]) from None
+    return decode_source(data, str(path))

@@ -17,6 +17,9 @@ import attrs
 
 from . import ast as A
 from . import types as T
+from .assemble import diag
+from .errors import RulesError, RulesRuntimeError
+from .limits import index_fits
 from .members import family_of
 
 
@@ -129,12 +132,18 @@ class Layout:
             return list(range(len(self.m.enums[attr.type[5:]].values)))
         if attr.type == T.BOOL:
             return [False, True]
-        return list(range(attr.low, attr.high + 1))
+        return range(attr.low, attr.high + 1)
 
     def _static(self, e, names: dict):
         """Evaluate an expression that needs no game state (deck fields, derived attributes)."""
         fn, _ = self.expr(e, {}, statics=names)
-        return fn(None, None)
+        try:
+            return fn(None, None)
+        except RulesRuntimeError as err:
+            reason = err.message
+        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
+            reason = str(exc)
+        raise RulesError([diag(self.m.texts, "E213", f"this value cannot be worked out: {reason}", e.span)])
 
     # ------------------------------------------------------------ zones, vars
 
@@ -202,6 +211,13 @@ class Layout:
     def _static_zone(self, ref: A.ZoneRef) -> int:
         base, sizes, dims = self.zone_families[ref.name]
         values = [self._static(i, {}) for i in ref.indices]
+        if not index_fits(dims, sizes, values, self.m.min_players):
+            shown = ", ".join("none" if v is None else str(v) for v in values)
+            n = self.m.min_players
+            hint = (f"a game of {n} players has players 0 to {n - 1}" if any(d[0] == "player" for d in dims)
+                    else None)
+            raise RulesError([diag(self.m.texts, "E205", f"`{ref.name}[{shown}]` is not a zone of `{ref.name}`",
+                                   ref.span, hint)])
         return base + self._flat(dims, sizes, values)
 
     def _flat(self, dims, sizes, values) -> int:

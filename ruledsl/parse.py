@@ -410,8 +410,13 @@ class _Builder(Transformer):
         return A.Limit(int(moves), span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def param(self, meta, name, value, doc):
-        return A.Param(str(name), value, _unquote(doc) if doc else None, span=self._span(meta))
+    def param(self, meta, name, value, accepted, doc):
+        low, high = accepted if accepted else (None, None)
+        return A.Param(str(name), value, _unquote(doc) if doc else None, low, high, span=self._span(meta))
+
+    @v_args(inline=True)
+    def param_range(self, low, high):
+        return (low, high)
 
     @v_args(meta=True)
     def enum_def(self, meta, children):
@@ -424,12 +429,13 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def kind_def(self, meta, children):
         attributes = tuple(c for c in children[1:] if isinstance(c, A.Attribute))
-        shows = [c for c in children[1:] if isinstance(c, str)]
-        return A.KindDef(str(children[0]), attributes, shows[-1] if shows else None, span=self._span(meta))
+        shows = [c for c in children[1:] if isinstance(c, tuple)]
+        return A.KindDef(str(children[0]), attributes, shows[-1][0] if shows else None,
+                         tuple(span for _, span in shows), span=self._span(meta))
 
-    @v_args(inline=True)
-    def show(self, text):
-        return _unquote(text)
+    @v_args(meta=True, inline=True)
+    def show(self, meta, text):
+        return (_unquote(text), self._span(meta))
 
     @v_args(meta=True, inline=True)
     def attribute(self, meta, name, type_ref, labels, derived):

@@ -37,6 +37,7 @@ from .errors import (
     RulesError,
     RulesRuntimeError,
     Span,
+    decode_source,
 )
 from .scenario_syntax import (
     Assign,
@@ -180,19 +181,20 @@ def load_scenarios(path) -> ScenarioFile:
     p = Path(path)
     shown = str(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
     except FileNotFoundError:
         raise RulesError([Diagnostic("E001", f"no such scenario file: {path}", Span(shown))]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise RulesError([Diagnostic("E001", f"cannot read {path}: {reason}", Span(shown))]) from None
+    except OSError as exc:
+        raise RulesError([Diagnostic("E001", f"cannot read {path}: {exc.strerror or exc}", Span(shown))]) from None
+    text = decode_source(data, shown)  # a byte-order mark is dropped; bytes that are not UTF-8 are E002
     source = parse_scenarios(text, shown)
     rules = p.parent / source.rules
     try:
-        rules_text = rules.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        rules_data = rules.read_bytes()
+    except OSError:
         raise RulesError([_diag({shown: text}, "E208", f"cannot read the rules file \"{source.rules}\"",
                                 source.rules_span, "the path is relative to the scenario file")]) from None
+    rules_text = decode_source(rules_data, str(rules))
     return ScenarioFile(source, str(rules), rules_text)
 
 

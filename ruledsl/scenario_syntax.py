@@ -242,8 +242,11 @@ class _ScenarioBuilder(_Builder):
         return Seed(self._span(meta), int(seed))
 
     @v_args(meta=True, inline=True)
-    def param(self, meta, name, value, doc):
+    def param(self, meta, name, value, accepted, doc):
         span = self._span(meta)
+        if accepted:
+            raise _BuildError("a scenario gives a parameter its value; the range it may take belongs in the "
+                              "rules file", accepted[0].span)
         if isinstance(value, A.BoolLit) or isinstance(value, A.IntLit):
             v = value.value
         elif isinstance(value, A.Neg) and isinstance(value.operand, A.IntLit):

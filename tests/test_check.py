@@ -34,7 +34,7 @@ def test_unknown_zone_is_positioned_with_a_hint():
     assert d.message == "unknown zone `hnd`"
     assert d.hint == "did you mean `hand`?"
     assert d.render().splitlines() == [
-        "mini.rules:9:25: error: unknown zone `hnd`",
+        "mini.rules:9:25: error[E200]: unknown zone `hnd`",
         "      deal 5 from deck into hnd[0]",
         "                            ^^^^^^",
         "    hint: did you mean `hand`?",
@@ -63,7 +63,7 @@ def test_rules_error_text_lists_every_diagnostic_and_a_count():
     with pytest.raises(RulesError) as info:
         ruledsl.loads(BASE + "flow { total = 1 foo() }\n", "mini.rules")
     text = str(info.value)
-    assert text.count("error:") == 2
+    assert text.count("error[") == 2
     assert text.endswith("2 errors")
 
 
@@ -174,3 +174,155 @@ def test_a_word_of_the_language_cannot_name_a_definition():
     assert (d.code, d.line, d.message) == ("E204", 8, "`each` is a word of the language; choose another name")
     assert [x.message for x in errors(BASE + "flow { for in in players { shuffle deck } }\n")] == [
         "`in` is a word of the language; choose another name"]
+
+
+# ---- parameter ranges, size limits, show texts, how a file is read
+
+RANGED = """\
+game "Ranged"
+players 2..4
+param hand = 5 in 1..10 "cards each"
+param most = hand + 2 in hand..20
+flow { end game }
+"""
+
+
+def test_a_parameter_in_its_range_loads():
+    game = ruledsl.loads(RANGED, "ranged.rules", params={"hand": 10, "most": 10})
+    assert game.params == {"hand": 10, "most": 10}
+    assert ruledsl.loads(RANGED, "ranged.rules").params == {"hand": 5, "most": 7}
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"hand": -5}, "parameter 'hand' must be in 1..10, not -5 (hand: cards each)"),
+    ({"hand": 11}, "parameter 'hand' must be in 1..10, not 11 (hand: cards each)"),
+    ({"hand": "0"}, "parameter 'hand' must be in 1..10, not 0 (hand: cards each)"),
+    ({"hand": 9, "most": 8}, "parameter 'most' must be in 9..20, not 8"),  # a bound that uses another parameter
+])
+def test_a_parameter_outside_its_range_is_refused_at_load(params, message):
+    with pytest.raises(ruledsl.ParameterError) as info:
+        ruledsl.loads(RANGED, "ranged.rules", params=params)
+    assert str(info.value) == message
+
+
+def test_range_errors_of_the_file_itself():
+    found = errors("""\
+        game "R"
+        param a = 0 in 1..5
+        param b = true in 1..2
+        param c = 3 in 5..1
+        flow { end game }
+        """)
+    assert [(d.code, d.line, d.column, d.message) for d in found] == [
+        ("E213", 2, 11, "`a` is 0, outside its range 1..5"),
+        ("E202", 3, 19, "only a number parameter can have a range; `b` is a true/false value"),
+        ("E213", 4, 16, "the range 5..1 of `c` is empty"),
+    ]
+
+
+def test_game_files_give_their_number_parameters_ranges():
+    from conftest import GAMES
+
+    for name in ("trolley_car.rules", "tutorial_highlow.rules"):
+        game = ruledsl.load(GAMES / name)
+        for param, value in game.params.items():
+            if isinstance(value, int) and not isinstance(value, bool):
+                with pytest.raises(ruledsl.ParameterError, match=f"parameter '{param}' must be in "):
+                    ruledsl.load(GAMES / name, params={param: -1})
+
+
+@pytest.mark.parametrize("text, code, message", [
+    ("cards 1000000 * standard52 in deck",
+     "E212", "the `cards` lines make 52,000,052 cards or more, more than ruledsl allows (at most 10,000)"),
+    ("zone t: track(100000000)", "E209", "a track of 100000000 slots is more than ruledsl allows (at most 10,000)"),
+    ("zone z[1..1000, 1..1000]: pile",
+     "E205", "zone `z` has 1,000,000 entries, more than ruledsl allows (at most 10,000)"),
+    ("var v[1..1000, 1..1000]: int",
+     "E205", "variable `v` has 1,000,000 entries, more than ruledsl allows (at most 100,000)"),
+    ("var v[1..1000000]: int",
+     "E205", "the index range 1..1000000 has 1000000 values, more than the 1000 an index may have"),
+    ("zone t: track(\"long\")", "E209", "the slots of a track are a number, not 'long'"),
+])
+def test_huge_sizes_are_refused_quickly(text, code, message):
+    import time
+
+    start = time.perf_counter()
+    found = errors(BASE + text + "\nflow { end game }\n")
+    assert time.perf_counter() - start < 5
+    assert [(d.code, d.line, d.message) for d in found] == [(code, 8, message)]
+
+
+def test_too_many_players():
+    d = first('game "X"\nplayers 2..1000\nflow { end game }\n')
+    assert (d.code, d.line, d.message) == ("E213", 2, "players 2..1000: ruledsl allows at most 100 players")
+
+
+def test_a_huge_track_from_a_parameter_is_refused_at_load():
+    text = 'game "X"\nparam n = 5\nzone t: track(n)\nflow { end game }\n'
+    with pytest.raises(RulesError) as info:
+        ruledsl.loads(text, "t.rules", params={"n": 1_000_000_000})
+    assert info.value.diagnostics[0].message.startswith("a track of 1000000000 slots is more than ruledsl allows")
+
+
+@pytest.mark.parametrize("show, problem", [
+    ("{rank}}", "has a '{' or '}' without its partner"),
+    ("{rank", "has a '{' or '}' without its partner"),
+    ("{}", "has the field {}, which is not an attribute name"),
+    ("{0}", "has the field {0}, which is not an attribute name"),
+    ("{rank:d}", "has the field {rank:d}, which is not an attribute name"),
+    ("{rank!r}", "has the field {rank!r}, which is not an attribute name"),
+])
+def test_a_malformed_show_text_is_a_positioned_error(show, problem):
+    text = f'game "X"\nkind k {{\n  n: 1..3\n  show "{show}"\n}}\ncards k(n: 1..3) in deck\nzone deck: pile\nflow {{ end game }}\n'
+    with pytest.raises(RulesError) as info:
+        ruledsl.loads(text, "s.rules")
+    d = info.value.diagnostics[0]
+    assert (d.code, d.line, d.column, d.message) == ("E202", 4, 3, f"the `show` text {problem}")
+    assert d.render().splitlines()[0] == f"s.rules:4:3: error[E202]: the `show` text {problem}"
+
+
+def test_show_with_escaped_braces_labels_cards():
+    text = 'game "X"\nkind k {\n  n: 1..2\n  show "{{{n}}}"\n}\ncards k(n: 1..2) in deck\nzone deck: pile public\nflow { end game }\n'
+    state = ruledsl.loads(text, "s.rules").new_game(2, 0)
+    assert [state.card_label(c) for c in state.zones[state.zone_id("deck")]] == ["{1}", "{2}"]
+
+
+def test_two_show_lines_are_an_error():
+    text = 'game "X"\nkind k {\n  n: 1..2\n  show "a{n}"\n  show "b{n}"\n}\nflow { end game }\n'
+    with pytest.raises(RulesError) as info:
+        ruledsl.loads(text, "s.rules")
+    assert [(d.code, d.line) for d in info.value.diagnostics] == [("E204", 4)]
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "bom.rules"
+    path.write_bytes(b"\xef\xbb\xbf" + BASE.encode() + b"flow { end game }\n")
+    assert ruledsl.load(path).name == "Mini"
+    assert ruledsl.loads("\ufeff" + BASE + "flow { end game }\n").name == "Mini"
+
+
+def test_a_file_that_is_not_utf8_gets_a_positioned_error(tmp_path):
+    path = tmp_path / "latin.rules"
+    path.write_bytes(b'game "X"\nflow { end \xe9game }\n')
+    with pytest.raises(RulesError) as info:
+        ruledsl.load(path)
+    d = info.value.diagnostics[0]
+    assert (d.code, d.line, d.column) == ("E002", 2, 12)
+    assert d.message == "the file is not UTF-8 text: byte 0xe9 cannot start a character here"
+
+
+def test_an_included_file_that_is_not_utf8(tmp_path):
+    (tmp_path / "lib.rules").write_bytes(b"# caf\xe9\n")
+    main = tmp_path / "main.rules"
+    main.write_text('game "X"\ninclude "lib.rules"\nflow { end game }\n', encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        ruledsl.load(main)
+    assert [(d.code, d.line, d.column) for d in info.value.diagnostics] == [("E002", 1, 6)]
+
+
+def test_every_diagnostic_prints_its_code():
+    for text in ('game "X"\nflow { x = }\n', BASE + "flow { deal 1 from deck into hnd[0] }\n"):
+        with pytest.raises(RulesError) as info:
+            ruledsl.loads(text, "c.rules")
+        for d in info.value.diagnostics:
+            assert f": error[{d.code}]: " in d.render().splitlines()[0]

@@ -73,7 +73,7 @@ def test_check_broken_file_prints_each_diagnostic_and_a_count(files):
     result = invoke("check", files["broken"])
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
-    assert lines[0] == f"{files['broken']}:4:14: error: unknown name `y`"
+    assert lines[0] == f"{files['broken']}:4:14: error[E200]: unknown name `y`"
     assert lines[1:3] == ["    var x: int = y", "                 ^"]
     assert lines[-1] == "1 error"
     assert result.stdout == ""
@@ -98,14 +98,14 @@ def test_check_syntax_error(tmp_path):
     for args in (["check"], ["check", "--syntax-only"]):
         result = invoke(*args, bad)
         assert result.exit_code == 1
-        assert result.stderr.splitlines()[0].startswith(f"{bad}:3:11: error: ")
+        assert result.stderr.splitlines()[0].startswith(f"{bad}:3:11: error[E100]: ")
 
 
 def test_check_missing_file(tmp_path):
     missing = tmp_path / "nope.rules"
     result = invoke("check", missing)
-    assert result.exit_code == 1
-    assert result.stderr.splitlines()[0] == f"{missing}: error: no such rules file: {missing}"
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == f"{missing}: error[E001]: no such rules file: {missing}"
 
 
 def test_check_needs_a_file():
@@ -173,7 +173,7 @@ def test_run_writes_a_log(files, tmp_path):
 
 def test_run_unwritable_log(files, tmp_path):
     result = invoke("run", files["race"], "--log", tmp_path / "no" / "such" / "dir.json")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.startswith(f"error: cannot write the log {tmp_path / 'no' / 'such' / 'dir.json'}: ")
 
 
@@ -240,7 +240,7 @@ def test_broken_rules_file(files, command):
     result = invoke(command, files["broken"])
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
-    assert lines[0] == f"{files['broken']}:4:14: error: unknown name `y`"
+    assert lines[0] == f"{files['broken']}:4:14: error[E200]: unknown name `y`"
     assert lines[-1] == "1 error"
 
 
@@ -248,7 +248,7 @@ def test_rule_failing_in_play(files):
     result = invoke("run", files["stuck"], "--seed", 3)
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
-    assert lines[0] == f"{files['stuck']}:5:3: error: player 0 must decide `turn` but has no legal move"
+    assert lines[0] == f"{files['stuck']}:5:3: error[R001]: player 0 must decide `turn` but has no legal move"
     assert lines[-1] == (f"in the game (seed 3) after 0 moves; play it again with: "
                          f"ruledsl run {files['stuck']} --players 2 --seed 3")
 
@@ -287,4 +287,4 @@ def test_python_dash_m_and_the_installed_command(files):
                              timeout=60)
         assert bad.returncode == 1
         assert "Traceback" not in bad.stderr
-        assert bad.stderr.splitlines()[0] == f"{files['broken']}:4:14: error: unknown name `y`"
+        assert bad.stderr.splitlines()[0] == f"{files['broken']}:4:14: error[E200]: unknown name `y`"

@@ -1,6 +1,10 @@
-"""The examples in the documentation are real: every rules snippet parses."""
+"""The examples in the documentation are real: every rules snippet parses, every Python snippet runs."""
 
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,7 +13,9 @@ from ruledsl import RulesError
 from ruledsl.parse import parse
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+ROOT = DOCS.parent
 BLOCK = re.compile(r"```rules\n(.*?)```", re.S)
+PYTHON = re.compile(r"```python\n(.*?)```", re.S)
 
 
 def snippets():
@@ -51,3 +57,32 @@ def test_the_tutorials_complete_file_is_the_game_file():
     listed = BLOCK.search(listing).group(1)
     game = (DOCS.parent / "games" / "tutorial_highlow.rules").read_text(encoding="utf-8")
     assert listed == game
+
+
+def python_snippets():
+    for page in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]:
+        for i, found in enumerate(PYTHON.finditer(page.read_text(encoding="utf-8"))):
+            yield pytest.param(found.group(1), id=f"{page.name}-py{i}")
+
+
+@pytest.fixture(scope="module")
+def reader_folder(tmp_path_factory):
+    """The top of the repository as a reader sees it: `games/`, and `highlow.rules`, the file the
+    tutorial has the reader write (here the finished one, games/tutorial_highlow.rules)."""
+    folder = tmp_path_factory.mktemp("reader")
+    (folder / "games").symlink_to(ROOT / "games", target_is_directory=True)
+    shutil.copy(ROOT / "games" / "tutorial_highlow.rules", folder / "highlow.rules")
+    return folder
+
+
+@pytest.mark.parametrize("code", list(python_snippets()))
+def test_python_snippet_runs_alone(code, reader_folder):
+    """Each snippet runs by itself in a fresh interpreter, as a reader would paste it."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-c", code], cwd=reader_folder, env=env, capture_output=True,
+                          text=True, input="0\n" * 200, timeout=120)  # input(): always the first move
+    assert done.returncode == 0, done.stderr
+
+
+def test_there_are_python_snippets_to_run():
+    assert len(list(python_snippets())) >= 10

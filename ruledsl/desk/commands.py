@@ -80,27 +80,30 @@ def graph_command(file, output, fmt, sets) -> None:
     try:
         Path(output).write_bytes(data)
     except OSError as exc:
-        raise cli.CliError(f"cannot write {output}: {exc.strerror or exc}", cli.EXIT_RULES) from None
+        raise cli.CliError(f"cannot write {output}: {exc.strerror or exc}") from None
     click.echo(f"wrote {output} ({fmt})", err=True)
 
 
 def _checked_model(file: str, sets):
     from ..assemble import assemble
     from ..check import check
-    from ..errors import ParameterError, RulesError
-
+    from ..errors import ParameterError, RulesError, read_source
     from ..scenario import SUFFIX
 
     cli = _cli()
-    path = Path(file)
     if file.endswith(SUFFIX):
         raise cli.CliError(f"{file} is a scenario file: draw the rules file it tests")
-    if not path.is_file():
-        raise cli.CliError(f"{file} {'is a directory, not a rules file' if path.is_dir() else 'does not exist'}")
+    reason = cli._unreadable(file)
+    if reason:
+        raise cli.CliError(reason)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise cli.CliError(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") from None
+        text = read_source(file)
+    except RulesError as err:
+        if all(d.code == "E001" for d in err.diagnostics):  # the file vanished or may not be read
+            raise cli.CliError("; ".join(d.message for d in err.diagnostics)) from None
+        cli._print_diagnostics(err.diagnostics)
+        click.echo(cli._plural(len(err.diagnostics), "error"), err=True)
+        raise click.exceptions.Exit(cli.EXIT_RULES) from None
     try:
         return check(assemble(text, file), cli._parse_sets(sets))
     except RulesError as err:
@@ -139,20 +142,7 @@ def view_command(source, seat, players, seed, sets, bot_name, rules_path, port) 
     if not path.is_file():
         raise cli.CliError(f"{source} {'is a directory' if path.is_dir() else 'does not exist'}")
     if source.endswith(".json"):
-        try:
-            raw = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise cli.CliError(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}") from None
-        log = cli._read_log(raw, source)
-        rules = rules_path or cli._find_rules(log["rules"], source)
-        try:
-            game = cli.load(rules, params=log.get("params") or {})
-        except RulesError as err:
-            cli._print_diagnostics(err.diagnostics)
-            raise click.exceptions.Exit(cli.EXIT_RULES) from None
-        except ParameterError as err:
-            raise cli.CliError(f"the log's parameters do not fit {rules}: {err}") from None
-        n = cli._check_players(game, log["players"])
+        log, rules, game, n = cli._game_of_log(source, rules_path)
         _check_seat(cli, seat, n)
         try:
             session = Session(game, n, log["seed"], seat, moves=log["moves"])

@@ -22,7 +22,7 @@ from pygls.uris import from_fs_path
 from .. import __version__
 from ..assemble import assemble
 from ..check import check
-from ..errors import ParameterError, RuledslError, RulesError
+from ..errors import ParameterError, RuledslError, RulesError, decode_source
 from ..scenario import SUFFIX as SCENARIO_SUFFIX
 from ..scenario_syntax import parse_scenarios
 from ..types import AGGREGATES, BUILTINS, FOLDS, SPECIAL_NAMES
@@ -60,7 +60,7 @@ class RulesServer(LanguageServer):
     def reader(self):
         def read(found: Path) -> str:
             text = self.buffer_text(str(found))
-            return text if text is not None else found.read_text(encoding="utf-8")
+            return text if text is not None else decode_source(found.read_bytes(), str(found))
 
         return read
 

@@ -1,0 +1,378 @@
+"""Fuzzing: broken and strange rules files give ruledsl's errors, never a crash.
+
+Two sources of input: a small grammar-based generator of syntactically valid rules files (declarations,
+statements and expressions over a few names), and mutations of the game files (tokens or lines deleted,
+duplicated, swapped or replaced). Loading may only raise RulesError; playing a few random moves of a
+file that loads may only raise ruledsl's errors. In CI the examples are derandomized (conftest.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ruledsl
+from ruledsl import RuledslError, RulesError
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+SCENARIO_SUFFIX = ".test.rules"
+GAME_FILES = sorted(p for p in GAMES.rglob("*.rules")
+                    if p.parent.name != "lib" and not p.name.endswith(SCENARIO_SUFFIX))
+SCENARIO_FILES = sorted(GAMES.glob("*" + SCENARIO_SUFFIX))
+# read once: strategies must not see edits
+TEXTS = {p: p.read_text(encoding="utf-8") for p in GAME_FILES + SCENARIO_FILES}
+MOVES = 25
+# RULEDSL_FUZZ_EXAMPLES=5000 explores far more (minutes); the default keeps the suite fast.
+EXAMPLES = int(os.environ.get("RULEDSL_FUZZ_EXAMPLES", "120"))
+
+
+def fuzz(**kwargs):
+    return settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+                    **kwargs)
+
+
+def load_and_play(text: str, filename: str, seed: int) -> None:
+    """Load ``text``; if it loads, play a few random moves. Anything but ruledsl's errors fails the test."""
+    try:
+        game = ruledsl.loads(text, filename)
+    except RulesError:
+        return
+    rng = random.Random(seed)
+    try:
+        state = game.new_game(None, seed)
+        for _ in range(MOVES):
+            if state.is_over:
+                break
+            moves = state.legal_moves()
+            state.describe(moves[0])
+            state.view(state.current_player)
+            state.apply(rng.choice(moves))
+        state.broken_invariants()
+        game.state_from_json(state.to_json())
+        state.scores, state.winners
+    except RuledslError:
+        return
+
+
+# ---- a grammar-based generator of rules files
+#
+# Expressions are built by type (number, true/false, player, card, cards), so that most generated files
+# pass the checker and reach the engine; now and then an untyped expression slips in to reach the
+# checker's type errors.
+
+INTS = st.sampled_from(["0", "1", "2", "3", "5", "13", "52", "100000"])
+ZONES = st.sampled_from(["z", "h[current]", "h[0]", "h[next(current)]"])
+
+
+@functools.lru_cache(maxsize=None)
+def typed(locals_: tuple = ()) -> dict:
+    """Strategies of expression text by type, over the names the generated files declare."""
+    cards_here = [name for name in locals_ if name == "c"]
+    leaf = {
+        "int": st.one_of(INTS, st.sampled_from(["v", "w[current]", "w[0]", "n", "pos", "size(z)",
+                                                "size(h[current])", "d(1)", "top(z).r"])),
+        "bool": st.sampled_from(["true", "false", "flag", "empty(z)", "empty(h[current])", "empty(deck)"]),
+        "player": st.sampled_from(["current", "next(current)"]),
+        "card": st.sampled_from(["top(z)", "bottom(z)", "top(h[current])", "top(deck)", *cards_here]),
+    }
+
+    def grow(kind, inner):
+        i, b, p, c = (inner[k] for k in ("int", "bool", "player", "card"))
+        options = {
+            "int": [st.builds("({} {} {})".format, i, st.sampled_from(["+", "-", "*", "/", "%"]), i),
+                    st.builds("(-{})".format, i), st.builds("{}.r".format, c),
+                    st.builds("w[{}]".format, p), st.builds("d({})".format, i),
+                    st.builds("(if {} then {} else {})".format, b, i, i),
+                    st.builds("sum({} for each q in {})".format, st.just("q.r"), ZONES),
+                    st.builds("count(each q in {} where q.r > {})".format, ZONES, i),
+                    st.builds("max(w[q] for each q in players)".format)],
+            "bool": [st.builds("({} {} {})".format, i, st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), i),
+                     st.builds("({} {} {})".format, b, st.sampled_from(["and", "or"]), b),
+                     st.builds("(not {})".format, b), st.builds("({} == {})".format, c, c),
+                     st.builds("({} in {})".format, c, ZONES), st.builds("({}.s == a)".format, c),
+                     st.builds("any(each q in players where w[q] > {})".format, i),
+                     st.builds("all(each q in {} where q.r != {})".format, ZONES, i)],
+            "player": [st.builds("next({})".format, p), st.builds("(if {} then {} else {})".format, b, p, p)],
+            "card": [st.builds("(if {} then {} else {})".format, b, c, c)],
+        }
+        return st.one_of(*options[kind])
+
+    strategies = dict(leaf)
+    for _ in range(2):  # expressions nest two levels deep
+        strategies = {kind: st.one_of(leaf[kind], grow(kind, strategies)) for kind in leaf}
+    return strategies
+
+
+@functools.lru_cache(maxsize=None)
+def chaos() -> st.SearchStrategy:
+    """An expression of any type at all, for the checker's type errors."""
+    names = ["v", "n", "flag", "current", "players", "a", "none", "z", "h", "t", "top(z)", "e", '"text"']
+    leaves = st.one_of(INTS, st.sampled_from(names))
+    return st.recursive(leaves, lambda inner: st.one_of(
+        st.builds("({} {} {})".format, inner, st.sampled_from(["+", "==", "and", "in", "<"]), inner),
+        st.builds("{}.{}".format, inner, st.sampled_from(["r", "kind", "id", "x"])),
+        st.builds("{}[{}]".format, st.sampled_from(["w", "h", "t", "z"]), inner),
+        st.builds("{}({})".format, st.sampled_from(["size", "top", "next", "abs", "d", "random"]), inner)),
+        max_leaves=4)
+
+
+@functools.lru_cache(maxsize=None)
+def statements(depth: int = 2, locals_: tuple = ()) -> st.SearchStrategy:
+    t = typed(locals_)
+    i, b, p, c = t["int"], t["bool"], t["player"], t["card"]
+    simple = st.one_of(
+        st.builds("{} {} {}".format, st.sampled_from(["v", "w[current]", "pos"]), st.sampled_from(["=", "+=", "-="]), i),
+        st.builds("flag = {}".format, b),
+        st.builds("let k{} = {}".format, st.integers(0, 2), i),
+        st.builds("put {} into {}".format, c, ZONES),
+        st.builds("put random(each q in {} where q.r >= {}) into {}".format, ZONES, i, ZONES),
+        st.builds("put {} under {}".format, c, ZONES),
+        st.builds("put {} into t at {}".format, c, i),
+        st.builds("deal {} from {} into {}".format, i, ZONES, ZONES),
+        st.builds("shuffle {}".format, ZONES),
+        st.just("gather all cards into deck"),
+        st.just("end game"),
+        st.builds("pr({})".format, i),
+        st.builds("{} = {}".format, st.sampled_from(["v", "flag", "pos", "w[current]"]), chaos()),
+    )
+    if depth == 0:
+        return simple
+    inner = statements(depth - 1, locals_)
+    with_card = statements(depth - 1, locals_ + ("c",))
+    body = st.lists(inner, max_size=3).map(lambda xs: "{ " + "\n".join(xs) + " }")
+    card_body = st.lists(with_card, max_size=2).map(lambda xs: "{ " + "\n".join(xs) + " }")
+    option = st.one_of(
+        st.builds("move {} {}".format, st.sampled_from(["m1", "m2"]), body),
+        st.builds("move {} where {} {}".format, st.sampled_from(["m3", "m4"]), b, body),
+        st.builds("move play(c in {}) where {} {}".format, ZONES, b, card_body),
+        st.builds("move pick(k in 1..3) {}".format, body),
+    )
+    return st.one_of(
+        simple,
+        st.builds("if {} {} else {}".format, b, body, body),
+        st.builds("for c in {} {}".format, ZONES, card_body),
+        st.builds("for q in players {}".format, body),
+        st.builds("repeat {} times {}".format, i, body),
+        st.builds("while {} {}".format, b, body),
+        st.builds("turns from {} until {} {}".format, p, b, body),
+        st.builds("choose ch by {} {{ {} }}".format, p, st.lists(option, min_size=1, max_size=3).map("\n".join)),
+        st.builds("reveal {} to {} {}".format, ZONES, p, body),
+        st.builds("at once {}".format, body),
+    )
+
+
+DECLARATIONS = [
+    'players 2..3',
+    'include "standard.rules"',
+    'enum e { a, b }',
+    'kind k {\n  r: 1..5\n  s: e\n  show "{r}{s}"\n}',
+    'cards k(r: 1..5, s: each) in z',
+    'cards standard52 in deck',
+    'zone z: pile public',
+    'zone deck: pile hidden',
+    'zone h[player]: row owner',
+    'zone t: track(n) public',
+    'var v: int = 0',
+    'var w[player]: int = 0',
+    'var pos: int = 0',
+    'var flag: bool = false',
+    'param n = 3 in 1..10',
+    'define d(y) = y + 1',
+    'limit 60 moves',
+]
+
+
+@st.composite
+def rules_files(draw) -> str:
+    lines = ['game "Fuzz"']
+    missing = draw(st.sets(st.sampled_from(DECLARATIONS), max_size=2))  # now and then a declaration is missing
+    lines.extend(d for d in DECLARATIONS if d not in missing)
+    lines.append("procedure pr(y) { " + draw(statements(0).filter(lambda s: "pr(" not in s)) + " }")
+    if draw(st.booleans()):
+        lines.append(f"trigger tr when {draw(typed()['bool'])} {{ {draw(statements(0))} }}")
+    if draw(st.booleans()):
+        lines.append(f"invariant inv: {draw(typed()['bool'])}")
+    if draw(st.booleans()):
+        lines.append(f"define score(p) = w[p] + {draw(typed()['int'])}")
+        lines.append(f"winner(p): {draw(st.sampled_from(['highest', 'lowest']))} score(p)")
+    body = draw(st.lists(statements(2), min_size=1, max_size=4))
+    lines.append("flow {\n" + "\n".join(body) + "\n}")
+    return "\n".join(lines) + "\n"
+
+
+@fuzz(max_examples=EXAMPLES)
+@given(rules_files(), st.integers(0, 1000))
+def test_generated_rules_files_give_only_ruledsl_errors(text, seed):
+    load_and_play(text, str(GAMES / "fuzz.rules"), seed)
+
+
+# ---- mutations of the game files
+
+TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|\.\.|[+\-=!<>]=|\s+|.', re.S)
+ODD_TOKENS = ["0", "-1", "100000", "{", "}", "(", ")", "[", "]", "..", "=", ",", "\"", "\"{\"", "none", "each",
+              "current", "players", "track(0)", "in", "if", "move", "\ufeff", "\u00e9"]
+
+
+@st.composite
+def mutants(draw, files=GAME_FILES) -> tuple[Path, str]:
+    path = draw(st.sampled_from(files))
+    text = TEXTS[path]
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.booleans()):
+            units = text.splitlines(keepends=True)
+        else:
+            units = [t for t in TOKEN.findall(text)]
+        if not units:
+            break
+        i = draw(st.integers(0, len(units) - 1))
+        j = draw(st.integers(0, len(units) - 1))
+        how = draw(st.sampled_from(["delete", "duplicate", "swap", "replace"]))
+        if how == "delete":
+            del units[i]
+        elif how == "duplicate":
+            units.insert(i, units[i])
+        elif how == "swap":
+            units[i], units[j] = units[j], units[i]
+        else:
+            units[i] = draw(st.one_of(st.sampled_from(ODD_TOKENS), st.sampled_from(units)))
+        text = "".join(units)
+    return path, text
+
+
+@fuzz(max_examples=EXAMPLES)
+@given(mutants(), st.integers(0, 1000))
+def test_mutated_game_files_give_only_ruledsl_errors(mutant, seed):
+    path, text = mutant
+    load_and_play(text, str(path), seed)
+
+
+def test_the_game_files_mutated_include_every_game_and_no_scenario_file():
+    names = {p.name for p in GAME_FILES}
+    assert {"trambahn.rules", "trolley_car.rules", "tutorial_highlow.rules"} <= names
+    assert not any(n.endswith(SCENARIO_SUFFIX) for n in names)
+    assert {p.name for p in SCENARIO_FILES} >= {"trambahn.test.rules", "trolley_car.test.rules"}
+
+
+@fuzz(max_examples=max(EXAMPLES // 4, 10))
+@given(mutants(SCENARIO_FILES))
+def test_mutated_scenario_files_give_only_ruledsl_errors(mutant):
+    """A scenario file mutated: reading, checking and running one of its scenarios gives only ruledsl's errors."""
+    from ruledsl.scenario import ScenarioFile
+    from ruledsl.scenario_syntax import parse_scenarios
+
+    path, text = mutant
+    try:
+        source = parse_scenarios(text, str(path))
+        rules = path.parent / source.rules
+        if rules not in TEXTS:
+            return
+        scenarios = ScenarioFile(source, str(rules), TEXTS[rules])
+        scenarios.check()
+        if scenarios.scenarios:
+            outcome = scenarios.run(scenarios.scenarios[len(text) % len(scenarios.scenarios)])
+            assert outcome.status in ("passed", "failed", "error"), outcome.status
+    except RuledslError:
+        pass
+
+
+def test_the_generator_makes_files_that_load_and_files_that_do_not():
+    """The generated files reach the engine, not only the checker (else the fuzzer tests little)."""
+    loaded = failed = 0
+
+    @fuzz(max_examples=60, derandomize=True, database=None)
+    @given(rules_files())
+    def count(text):
+        nonlocal loaded, failed
+        try:
+            ruledsl.loads(text, str(GAMES / "fuzz.rules"))
+            loaded += 1
+        except RulesError:
+            failed += 1
+
+    count()
+    assert loaded >= 5 and failed >= 5, (loaded, failed)
+
+
+# ---- what the fuzzer found, kept as plain tests
+
+FOUND = """\
+game "Found"
+players 2..3
+kind k {
+  r: 1..5
+}
+kind plain {
+  x: 1..2
+}
+cards k(r: 1..5) in z
+cards plain(x: 1..2) in deck
+zone z: pile public
+zone deck: pile public
+var w[player]: int = 0
+var v: int = 0
+"""
+
+
+ONE_KIND = FOUND.replace("kind plain {\n  x: 1..2\n}\n", "").replace("cards plain(x: 1..2) in deck\n", "")
+
+
+def finding(text: str, players: int = 2, then=None, base: str = FOUND) -> ruledsl.RulesRuntimeError:
+    game = ruledsl.loads(base + text, "found.rules")
+    try:
+        state = game.new_game(players, 0)
+        if then is not None:
+            then(state)
+    except ruledsl.RulesRuntimeError as err:
+        return err
+    raise AssertionError("no finding")
+
+
+# A card variable never set: with one kind of card the checker lets `c.r` through (E214 would stop
+# a read that some kind lacks), so the none is met while playing.
+NEVER_SET = "var c: card = none\n"
+
+
+def test_an_invariant_that_cannot_be_worked_out_is_a_finding():
+    err = finding(NEVER_SET + "invariant inv: any(each q in players where w[q] > c.r)\nflow { v = 1 }\n",
+                  then=lambda s: s.broken_invariants(), base=ONE_KIND)
+    assert err.span.line == 12 and "a value is none" in err.message
+
+
+def test_a_score_that_is_none_is_a_finding():
+    err = finding(NEVER_SET + "define score(p) = c.r\nflow { v = 1 }\n", then=lambda s: s.scores, base=ONE_KIND)
+    assert err.span.line == 12 and "none" in err.message
+    err = finding(NEVER_SET + "define score(p) = w[p]\nwinner(p): highest c.r\nflow { v = 1 }\n",
+                  then=lambda s: s.winners, base=ONE_KIND)
+    assert err.span.line == 13 and "none" in err.message
+
+
+@pytest.mark.parametrize("index, message", [("none", "`w[...]`: the index is none"), ("2", "`w[2]` is outside `w`")])
+def test_a_constant_index_outside_the_family_is_a_finding(index, message):
+    err = finding(f"flow {{ w[{index}] = 1 }}\n")
+    assert (err.span.line, err.message) == (15, message)
+
+
+def test_cards_dealt_to_a_player_some_games_lack():
+    with pytest.raises(RulesError) as info:
+        ruledsl.loads(FOUND + "zone h[player]: row\ncards k(r: 1..2) in h[2]\nflow { v = 1 }\n", "found.rules")
+    d = info.value.diagnostics[0]
+    assert (d.code, d.line, d.message, d.hint) == ("E205", 16, "`h[2]` is not a zone of `h`",
+                                                   "a game of 2 players has players 0 to 1")
+
+
+def test_a_huge_range_while_playing_is_a_finding_not_a_hang():
+    err = finding("flow { v = count(each i in 0..1000000000 where i > 5) }\n")
+    assert err.message == ("the range 0..1000000000 has 1,000,000,001 values, more than ruledsl goes through "
+                           "(at most 100,000)")
+
+
+def test_dealing_a_zone_into_itself_changes_nothing_at_once():
+    state = ruledsl.loads(FOUND + "flow { deal 1000000000 from z into z }\n", "found.rules").new_game(2, 0)
+    assert state.is_over and len(state.cards_in("z")) == 5
