@@ -146,6 +146,68 @@ def trolley_by_hand_playout(labels: list, players: int):
     return playout
 
 
+def hand_trolley_module():
+    """benchmarks/hand/trolley_car.py: Trolley Car, one round, written by hand for speed."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("hand_trolley_car", ROOT / "benchmarks" / "hand" / "trolley_car.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def hand_trolley_playout(players: int):
+    """The speed reference: the same deal and, with the same picks, the same moves as the rules file."""
+    TrolleyRound = hand_trolley_module().TrolleyRound
+
+    def playout(seed: int):
+        state = TrolleyRound(players, seed)
+        rng = random.Random(seed)
+        moves = 0
+        while state.decision != 3:  # OVER
+            legal = state.legal
+            state.apply(legal[rng.randrange(len(legal))])
+            moves += 1
+        return moves, False
+
+    return playout
+
+
+def sample_positions(new_state, step, players: int, count: int = 400) -> list:
+    """Positions met in random playouts (seeds 0, 1, ...), every 5th move: what a search bot clones.
+    ``step(state, move)`` makes a move without checking it."""
+    found, seed = [], 0
+    while len(found) < count:
+        state = new_state(players, seed)
+        rng = random.Random(seed)
+        k = 0
+        while not state.is_over and len(found) < count:
+            if k % 5 == 0:
+                found.append(state.clone())
+            legal = state.legal_moves()
+            step(state, legal[rng.randrange(len(legal))])
+            k += 1
+        seed += 1
+    return found
+
+
+def calls_per_second(positions: list, call, seconds: float) -> float:
+    """How many times per second ``call(position)`` runs, cycling through the positions."""
+    calls, start = 0, time.perf_counter()
+    while True:
+        for p in positions:
+            call(p)
+        calls += len(positions)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return calls / elapsed
+
+
+def _fresh_legal(state):
+    state._legal = None  # as on a state just reached: the engine lists the moves from the rules
+    return state.legal_moves()
+
+
 def top_level_games(directory: Path) -> list[Path]:
     # *.test.rules files hold scenarios (tests of a game), not games
     return sorted(p for p in directory.glob("*.rules") if p.is_file() and not p.name.endswith(".test.rules"))
@@ -156,6 +218,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="time budget per game (default 1.0)")
     parser.add_argument("--playouts", type=int, default=None, help="a fixed number of playouts per game instead")
     parser.add_argument("--players", type=int, default=None, help="players per game (default: each game's fewest)")
+    parser.add_argument("--no-speed", action="store_true",
+                        help="leave out the table against the speed-minded Trolley Car by hand")
     parser.add_argument("--games-dir", type=Path, default=ROOT / "games", help="where the .rules files are")
     args = parser.parse_args(argv)
     console = Console()
@@ -192,7 +256,7 @@ def main(argv=None) -> int:
         game = ruledsl.load(trolley, params={"single_round": True})
         pair = [_run(Measure("trolley_car.rules, one round", n), engine_playout(game, n), args.seconds,
                      args.playouts),
-                _run(Measure("Trolley Car by hand, one round", n),
+                _run(Measure("Trolley Car by hand (clarity-first model), one round", n),
                      trolley_by_hand_playout(game.program.card_labels, n), args.seconds, args.playouts)]
 
     budget = f"{args.playouts} playouts" if args.playouts else f"{args.seconds:g} s"
@@ -219,9 +283,37 @@ def main(argv=None) -> int:
             ratio = m.moves_per_second / pair[1].moves_per_second if pair[1].moves_per_second else 0.0
             same.add_row(m.label, str(m.players), str(m.playouts), f"{m.moves_per_second:,.0f}", f"{ratio:.2f}")
         console.print(same)
+    if trolley.is_file() and not args.no_speed:
+        console.print(speed_table(trolley, args))
+        console.print("÷ by hand: the rules file's rate over the speed-minded hand-written round's "
+                      "(benchmarks/hand/trolley_car.py), same seeds, same moves. Target ≥ 0.5, aim 1.0.",
+                      highlight=False)
     for line in skipped:
         console.print(f"skipped {line}", highlight=False)
     return 0
+
+
+def speed_table(trolley: Path, args) -> Table:
+    """Issue #9's yardstick: the rules file against Trolley Car written by hand for speed."""
+    game = ruledsl.load(trolley, params={"single_round": True})
+    TrolleyRound = hand_trolley_module().TrolleyRound
+    table = Table(title="Trolley Car, one round: the rules file ÷ the same game written by hand for speed")
+    for name in ("Measure", "Players", "Rules file /s", "By hand /s", "÷ by hand"):
+        table.add_column(name, justify="left" if name == "Measure" else "right", no_wrap=True)
+    for n in (2, 4):
+        engine = _run(Measure("rules", n), engine_playout(game, n), args.seconds, args.playouts)
+        byhand = _run(Measure("hand", n), hand_trolley_playout(n), args.seconds, args.playouts)
+        rows = [("random playouts", engine.playouts_per_second, byhand.playouts_per_second)]
+        engine_positions = sample_positions(game.new_game, lambda st, m: st._apply(m), n)
+        hand_positions = sample_positions(TrolleyRound, lambda st, m: st.apply(m), n)
+        budget = args.seconds / 2
+        rows.append(("clone()", calls_per_second(engine_positions, lambda st: st.clone(), budget),
+                     calls_per_second(hand_positions, lambda st: st.clone(), budget)))
+        rows.append(("legal_moves()", calls_per_second(engine_positions, _fresh_legal, budget),
+                     calls_per_second(hand_positions, lambda st: st.legal_moves(), budget)))
+        for label, mine, theirs in rows:
+            table.add_row(label, str(n), f"{mine:,.0f}", f"{theirs:,.0f}", f"{mine / theirs:.3f}" if theirs else "-")
+    return table
 
 
 if __name__ == "__main__":

@@ -75,17 +75,23 @@ class Call(Expr):
 
 @node
 class Aggregate(Expr):
-    """``count(each c in hand[p] where c.rank > 5)``: any, all, count, cards, random."""
+    """``count(each c in hand[p] where c.rank > 5)``: any, all, count, cards, random, first, sorted.
+
+    ``start`` (``from e``) starts a walk round the players at ``e``; ``key`` (``by k``) is the
+    order of ``sorted``, lowest first unless ``highest``."""
 
     func: str
     var: str
     domain: Expr
     where: Optional[Expr]
+    start: Optional[Expr] = None
+    key: Optional[Expr] = None
+    highest: bool = False
 
 
 @node
 class Fold(Expr):
-    """``sum(c.rank for each c in line[red] where ...)``: sum, min, max."""
+    """``sum(c.rank for each c in line[red] where ...)``: sum, min, max, list (a key of numbers)."""
 
     func: str
     expr: Expr
@@ -97,6 +103,26 @@ class Fold(Expr):
 @node
 class SetLit(Expr):
     items: tuple
+
+
+@node
+class TupleLit(Expr):
+    """``(c.suit == lead, c.rank)``: a key of numbers that compares in order, first item first."""
+
+    items: tuple
+
+
+@node
+class Best(Expr):
+    """``best c in trick by (c.suit == lead, c.rank)``: the value of a domain with the highest
+    (or ``lowest``) key; the first in the domain's order on a tie; none if there is none."""
+
+    var: str
+    domain: Expr
+    start: Optional[Expr]
+    where: Optional[Expr]
+    key: Expr
+    highest: bool = True
 
 
 @node
@@ -178,6 +204,17 @@ class Put(Stmt):
 
 
 @node
+class PutEach(Stmt):
+    """``put each hand[p] into hand[next(p)] for p in players``: every source zone's cards go
+    onto its target, all taken before any is placed."""
+
+    source: ZoneRef
+    target: ZoneRef
+    var: str
+    domain: Expr
+
+
+@node
 class Deal(Stmt):
     count: Expr
     source: ZoneRef
@@ -206,6 +243,22 @@ class For(Stmt):
     domain: Expr
     start: Optional[Expr]
     body: tuple
+    where: Optional[Expr] = None
+
+
+@node
+class Break(Stmt):
+    """``break`` leaves the innermost loop; ``continue`` (``again``) goes on with its next round."""
+
+    again: bool = False
+
+
+@node
+class Leave(Stmt):
+    """``leave p``: the player leaves the game (``rejoin p``: comes back, as after sitting out a hand)."""
+
+    player: Expr
+    back: bool = False
 
 
 @node
@@ -257,9 +310,11 @@ class Reveal(Stmt):
 
 @node
 class AtOnce(Stmt):
-    """Effects that happen together: triggers are checked after the whole block, not inside it."""
+    """Effects that happen together: triggers are checked after the whole block, not inside it.
+    ``setup { ... }`` is the same, and may ask players to decide."""
 
     body: tuple
+    setup: bool = False
 
 
 @node

@@ -8,10 +8,12 @@ finds as a positioned diagnostic, with a hint where one helps ("did you mean
 
 from __future__ import annotations
 
+import attrs
+
 from . import ast as A
 from . import types as T
 from .assemble import Assembly, diag
-from .declare import Binding, Declarations, Model, _dim_word, _suggest
+from .declare import SEATS_OUT, Binding, Declarations, Model, VarInfo, _dim_word, _suggest
 from .errors import Diagnostic, RulesError
 from .guards import Guards
 from .parse import keywords
@@ -22,7 +24,10 @@ def check(assembly: Assembly, params: dict | None = None) -> Model:
     checker = _Checker(assembly)
     model = checker.run(params or {})
     if checker.errors:
-        raise RulesError(sorted(checker.errors, key=lambda d: (d.file, d.line, d.column)))
+        # one report per problem: a part read from several places (a parameter used as the size of
+        # several indices) is checked each time, but its error is told once
+        unique = {(d.code, d.file, d.line, d.column, d.message): d for d in checker.errors}
+        raise RulesError(sorted(unique.values(), key=lambda d: (d.file, d.line, d.column)))
     return model
 
 
@@ -33,6 +38,7 @@ class _Checker(Declarations):
         self.errors: list[Diagnostic] = []
         self.calls: dict[str, set] = {}  # define/procedure -> names it calls, for cycles
         self._owner: str | None = None
+        self._loops = 0  # how many loops enclose the statement being checked
         self.guards = Guards(self.model, lambda node, message, hint: self.error("E214", message, node, hint))
 
     def error(self, code: str, message: str, node, hint: str | None = None) -> None:
@@ -64,6 +70,9 @@ class _Checker(Declarations):
             self._declare_late(item)
         for ext in self.assembly.extensions:
             m.extensions.setdefault(ext.name, []).extend(ext.options)
+        leave = _first_leave(items)
+        if leave is not None:  # who has left the game is part of the state, as a hidden flag per player
+            m.vars[SEATS_OUT] = VarInfo(SEATS_OUT, [("player",)], T.BOOL, None, leave)
         self._check_bodies()
         if m.flow is None:
             self.errors.append(Diagnostic("E211", "the rules have no `flow { ... }`: nothing says how a game runs",
@@ -125,7 +134,7 @@ class _Checker(Declarations):
         if m.winner is not None:
             scope = {m.winner.var: self.bind(Binding(m.winner.var, T.PLAYER), m.winner)}
             for key in m.winner.keys:
-                self.expect(self.expr(key.expr, scope, pure=True), T.INT, key.expr, "a winner's order")
+                self._key(self.expr(key.expr, scope, pure=True), key.expr, "a winner's order")
         if "score" in m.defines and len(m.defines["score"].params) != 1:
             self.error("E203", "`score` takes one parameter, the player", m.defines["score"])
         if m.flow is not None:
@@ -297,6 +306,15 @@ class _Checker(Declarations):
         for s in stmts:
             self.stmt(s, scope, in_trigger)
 
+    def loop_block(self, stmts, scope: dict, in_trigger: bool, loops: int | None = None) -> None:
+        """A block that `break` and `continue` may leave (or, with ``loops=0``, may not)."""
+        saved = self._loops
+        self._loops = saved + 1 if loops is None else loops
+        try:
+            self.block(stmts, scope, in_trigger)
+        finally:
+            self._loops = saved
+
     def stmt(self, s, scope: dict, in_trigger: bool) -> None:
         m = self.model
         if isinstance(s, A.Assign):
@@ -317,12 +335,23 @@ class _Checker(Declarations):
             if not (T.fits(t, T.CARD) or T.fits(t, T.CARDS)):
                 self.error("E202", f"`put` moves a card or cards, not {T.describe(t)}", s.cards)
             zt = self.zone_ref(s.zone, scope)
-            if s.at is not None:
+            if _at_random(s):
+                if zt == T.TRACK:
+                    self.error("E202", "`at random` buries a card in a pile or row; a track's slot is a number",
+                               s.at, "pick a slot with random(each k in 0..N)")
+            elif s.at is not None:
                 if zt not in (T.TRACK, T.ANY):
-                    self.error("E202", "`at` names a slot; only a track has slots", s.at)
+                    self.error("E202", "`at` names a slot; only a track has slots", s.at,
+                               "`at random` puts a card at a random depth of a pile")
                 self.expect(self.expr(s.at, scope), T.INT, s.at, "a slot")
             elif zt == T.TRACK:
                 self.error("E202", f"a card goes into a track at a slot: put ... into {s.zone.name}[...] at SLOT", s)
+        elif isinstance(s, A.PutEach):
+            inner = self._bind_domain(s, scope, False, False)
+            for ref in (s.source, s.target):
+                zt = self.zone_ref(ref, inner)
+                if zt == T.TRACK:
+                    self.error("E202", "`put each` moves piles and rows, not tracks", ref)
         elif isinstance(s, A.Deal):
             self.expect(self.expr(s.count, scope), T.INT, s.count, "the number of cards dealt")
             for ref in (s.source, s.target):
@@ -353,19 +382,30 @@ class _Checker(Declarations):
                 self.expect(self.expr(s.start, scope), T.PLAYER, s.start, "the first player")
             inner = dict(scope)
             inner[s.var] = self.bind(Binding(s.var, elem), s)
-            self.block(s.body, inner, in_trigger)
+            if s.where is not None:
+                self.expect(self.expr(s.where, inner), T.BOOL, s.where, "a `where` condition")
+            with self.guards.assuming(s.where):
+                self.loop_block(s.body, inner, in_trigger)
         elif isinstance(s, A.Repeat):
             self.expect(self.expr(s.count, scope), T.INT, s.count, "the number of repeats")
-            self.block(s.body, scope, in_trigger)
+            self.loop_block(s.body, scope, in_trigger)
         elif isinstance(s, A.While):
             self.expect(self.expr(s.cond, scope), T.BOOL, s.cond, "a condition")
-            self.block(s.body, scope, in_trigger)
+            self.loop_block(s.body, scope, in_trigger)
+        elif isinstance(s, A.Break):
+            word = "continue" if s.again else "break"
+            if self._loops == 0:
+                self.error("E206", f"`{word}` is not inside a loop (for, repeat, while, turns) here", s,
+                           f"a `{word}` inside a `reveal` or `at once` block, or in a procedure, cannot leave it")
+        elif isinstance(s, A.Leave):
+            self.expect(self.expr(s.player, scope), T.PLAYER, s.player,
+                        "the player who " + ("comes back" if s.back else "leaves"))
         elif isinstance(s, A.Turns):
             if in_trigger:
                 self.error("E206", "a trigger cannot run turns; it happens at once", s)
             self.expect(self.expr(s.start, scope), T.PLAYER, s.start, "the first player")
             self.expect(self.expr(s.until, scope, pure=True), T.BOOL, s.until, "the end of the turns")
-            self.block(s.body, scope, in_trigger)
+            self.loop_block(s.body, scope, in_trigger)
         elif isinstance(s, A.Choose):
             if in_trigger:
                 self.error("E206", "a trigger cannot ask a player to choose; it happens at once", s,
@@ -394,11 +434,12 @@ class _Checker(Declarations):
         elif isinstance(s, A.Reveal):
             self.zone_ref(s.zone, scope)
             self.expect(self.expr(s.to, scope), T.PLAYER, s.to, "the player who sees")
-            self.block(s.body, scope, in_trigger)
+            self.loop_block(s.body, scope, in_trigger, loops=0)
         elif isinstance(s, A.AtOnce):
-            if _contains_choice(s.body, m.procedures):
-                self.error("E206", "`at once` cannot ask a player to choose; its effects happen together", s)
-            self.block(s.body, scope, in_trigger)
+            if not s.setup and _contains_choice(s.body, m.procedures):
+                self.error("E206", "`at once` cannot ask a player to choose; its effects happen together", s,
+                           "to keep triggers quiet while players decide, use `setup { ... }`")
+            self.loop_block(s.body, scope, in_trigger, loops=0)
         elif isinstance(s, A.New):
             zone = self._growing(s.zone, scope, whole=False)
             if s.var in scope or s.var in m.vars or s.var in m.params:
@@ -462,7 +503,7 @@ class _Checker(Declarations):
                            node, f"write {name}[{', '.join(_dim_word(d) for d in dims)}]")
         for dim, expr in zip(dims, given):
             t = self.expr(expr, scope)
-            want = T.PLAYER if dim[0] == "player" else T.enum(dim[1]) if dim[0] == "enum" else T.INT
+            want = {"player": T.PLAYER, "card": T.CARD}.get(dim[0]) or (T.enum(dim[1]) if dim[0] == "enum" else T.INT)
             self.expect(t, want, expr, f"the index of `{name}`")
             if dim[0] == "grow" and _is_constant(expr, self.model):
                 value = self._const(expr)
@@ -579,31 +620,59 @@ class _Checker(Declarations):
             return self.call(e, scope, pure, static)
         if isinstance(e, A.Aggregate):
             result = T.AGGREGATES.get(e.func)
-            if e.func == "random":
-                result = T.CARD
-                if pure:
-                    self.error("E206", "`random` cannot be used where the state must not change "
-                                       "(conditions, defines, triggers' tests)", e)
+            if e.func == "random" and pure:
+                self.error("E206", "`random` cannot be used where the state must not change "
+                                   "(conditions, defines, triggers' tests)", e)
             if result is None:
                 self.error("E200", f"unknown quantifier `{e.func}`", e,
-                           _suggest(e.func, list(T.AGGREGATES) + ["random"]) or "use any, all, count, cards or random")
+                           _suggest(e.func, T.AGGREGATES)
+                           or "use any, all, count, cards, first, sorted or random")
                 result = T.ANY
             inner = self._bind_domain(e, scope, pure, static)
+            elem = inner[e.var].type
             if e.where is not None:
                 self.expect(self.expr(e.where, inner, pure, static), T.BOOL, e.where, "a `where` condition")
-            elem = inner[e.var].type
-            if e.func in ("cards", "random") and elem not in (T.CARD, T.ANY):
-                self.error("E202", f"`{e.func}` picks cards; this domain holds {T.describe(elem)}", e)
+            with self.guards.assuming(e.where):
+                if e.key is not None:
+                    if e.func != "sorted":
+                        self.error("E202", f"`by` gives the order of `sorted`; `{e.func}` has no order", e.key,
+                                   "to pick the best value by a key, write `best x in ... by KEY`")
+                    self._key(self.expr(e.key, inner, pure, static), e.key, "the order of `sorted`")
+                elif e.func == "sorted":
+                    self.error("E202", "`sorted` needs the order: sorted(each c in ... by KEY)", e)
+            if e.func in ("cards", "sorted") and elem not in (T.CARD, T.ANY):
+                self.error("E202", f"`{e.func}` gives cards; this domain holds {T.describe(elem)}", e)
+            if e.func in ("random", "first"):
+                result = elem
             return result
-        if isinstance(e, A.Fold):
-            if e.func not in T.FOLDS:
-                self.error("E200", f"unknown fold `{e.func}`", e, _suggest(e.func, T.FOLDS) or "use sum, min or max")
+        if isinstance(e, A.Best):
             inner = self._bind_domain(e, scope, pure, static)
             if e.where is not None:
                 self.expect(self.expr(e.where, inner, pure, static), T.BOOL, e.where, "a `where` condition")
             with self.guards.assuming(e.where):
-                self.expect(self.expr(e.expr, inner, pure, static), T.INT, e.expr, f"what `{e.func}` adds up")
-            return T.INT
+                self._key(self.expr(e.key, inner, pure, static), e.key, "the key of `best`")
+            return inner[e.var].type
+        if isinstance(e, A.Fold):
+            if e.func not in T.FOLDS:
+                self.error("E200", f"unknown fold `{e.func}`", e, _suggest(e.func, T.FOLDS) or "use sum, min, max or list")
+            inner = self._bind_domain(e, scope, pure, static)
+            if e.where is not None:
+                self.expect(self.expr(e.where, inner, pure, static), T.BOOL, e.where, "a `where` condition")
+            what = {"sum": "what `sum` adds up", "list": "what `list` collects"}.get(e.func, f"what `{e.func}` compares")
+            with self.guards.assuming(e.where):
+                t = self.expr(e.expr, inner, pure, static)
+            if e.func in ("min", "max") and t in (T.PLAYER, T.CARD):
+                order = "highest" if e.func == "max" else "lowest"
+                self.error("E202", f"`{e.func}` compares numbers; to pick the {T.describe(t)[2:]} whose value is "
+                                   f"{order}, use `best`", e.expr,
+                           f"write best {e.var} in ... by {'' if e.func == 'max' else 'lowest '}VALUE")
+            else:
+                self.expect(t, T.INT, e.expr, what)
+            return T.KEY if e.func == "list" else T.INT
+        if isinstance(e, A.TupleLit):
+            for item in e.items:
+                self._key(self.expr(item, scope, pure, static), item, "a part of a key")
+            return T.KEY
         if isinstance(e, A.SetLit):
             types = [self.expr(i, scope, pure, static) for i in e.items]
             first = next((t for t in types if t != T.ANY), T.ANY)
@@ -642,13 +711,27 @@ class _Checker(Declarations):
         self.error("E202", "this expression cannot be used here", e)
         return T.ANY
 
+    def _key(self, t: str, node, what: str) -> None:
+        if t not in T.KEY_PARTS and not t.startswith("enum:"):
+            hint = {T.CARD: "order cards by an attribute: c.rank, or (c.suit == lead, c.rank)",
+                    T.PLAYER: "order players by a value of theirs: score(p), chips[p]"}.get(t)
+            if t in T.CARD_SOURCES:
+                hint = "count its cards with size(...), or use a card of it: top(...).rank"
+            self.error("E202", f"{what} should be a number, true/false or a key like (a, b), "
+                               f"not {T.describe(t)}", node, hint)
+
     def _bind_domain(self, e, scope, pure, static) -> dict:
         t = self.expr(e.domain, scope, pure, static)
         elem = T.element(t)
         if elem is None:
-            self.error("E202", f"`each {e.var} in ...` runs over players, an enum, a zone or a range, "
+            self.error("E202", f"`{e.var} in ...` runs over players, an enum, a zone or a range, "
                                f"not {T.describe(t)}", e.domain)
             elem = T.ANY
+        start = getattr(e, "start", None)
+        if start is not None:
+            if elem not in (T.PLAYER, T.ANY):
+                self.error("E202", "`from` picks the first player; it needs `... in players`", start)
+            self.expect(self.expr(start, scope, pure, static), T.PLAYER, start, "the first player")
         inner = dict(scope)
         inner[e.var] = self.bind(Binding(e.var, elem), e)
         return inner
@@ -732,6 +815,10 @@ class _Checker(Declarations):
             if self._owner is not None:
                 self.calls.setdefault(self._owner, set()).add(e.name)
             return self._define_type(d)
+        if e.name == "random" and len(args) == 1 and T.element(args[0]) not in (None, T.CARD):
+            if pure:
+                self.error("E206", "`random` changes the state and cannot be used in a condition or a define", e)
+            return T.element(args[0])
         if e.name == "top" and len(args) == 2:
             sig, result, is_pure = T.TOP_N[0], T.TOP_N[1], True
         elif e.name in T.BUILTINS:
@@ -752,6 +839,25 @@ class _Checker(Declarations):
                 self.error("E202", f"`{e.name}` needs {' or '.join(T.describe(w) for w in allowed)} here, "
                                    f"not {T.describe(t)}", a)
         return result
+
+
+def _at_random(s) -> bool:
+    """`put c into stock at random`: a random depth of a pile."""
+    return isinstance(s.at, A.Name) and s.at.name == "random"
+
+
+def _first_leave(items):
+    """The first `leave`/`rejoin` statement of the rules, or None."""
+    todo = list(items)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, A.Leave):
+            return node
+        if isinstance(node, tuple):
+            todo.extend(node)
+        elif isinstance(node, A.Node):
+            todo.extend(getattr(node, f.name) for f in attrs.fields(type(node)))
+    return None
 
 
 def _is_constant(e, model) -> bool:

@@ -17,12 +17,12 @@ from .check import Model
 from .errors import NOWHERE, RulesRuntimeError, Span
 from .layout import Layout, _product
 from .limits import check_card_count, checked_range, index_fits
+from .loops import Loops
 from .members import grown_index, members_domain, new_member, remove_member
+from .picking import (best_fn, leave_effect, pick_fn, players_fn, put_each_effect, random_of, step_fn,
+                      tuple_fn)
 from .rng import randbelow, shuffle
-
-# Step kinds. EFFECT changes the game and is followed by a trigger check;
-# SET only keeps the flow's own books (loop counters, locals).
-EFFECT, SET, JUMP, JUMP_IF_NOT, CHOOSE, HALT, RETURN = range(7)
+from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET  # noqa: F401 - the engine reads them here
 
 MAX_TRIGGER_FIRINGS = 1000
 
@@ -112,7 +112,7 @@ def _runtime(message: str, span: Span):
     raise RulesRuntimeError(message, span)
 
 
-class _Compiler(Layout):
+class _Compiler(Layout, Loops):
     def __init__(self, model: Model):
         self.m = model
         # names the generated expression code refers to; no other builtins
@@ -123,6 +123,8 @@ class _Compiler(Layout):
         self.env: dict = {}  # Binding -> (fn, type) for inlined parameters and typed locals
         self.card_list_slots: set = set()  # hidden loop slots that hold a list of cards
         self.local_count = 0
+        self.loops: list = []  # per enclosing loop: [break jumps, continue jumps]
+        self.local = _local
 
     # ------------------------------------------------------------ the program
 
@@ -130,17 +132,17 @@ class _Compiler(Layout):
         m = self.m
         self.params = {name: info.value for name, info in m.params.items()}
         self._cards()
-        self._zones()
-        self._vars()
-        check_card_count(self)
-        initial = []
-        for c in m.cards:
+        check_card_count(self)  # before a single card is built: a huge deck is refused
+        dealt = []
+        for c in m.cards:  # the card universe first: a family indexed by card is as large as it
             cards = self._deck(c.deck)
-            zid = self._static_zone(c.zone)
-            ids = list(range(self.card_total, self.card_total + len(cards)))
+            dealt.append(list(range(self.card_total, self.card_total + len(cards))))
             for kind, values in cards:
                 self._add_card(kind, values)
-            initial.append((zid, ids))
+        m.card_count = self.card_total
+        self._zones()
+        self._vars()
+        initial = [(self._static_zone(c.zone), ids) for c, ids in zip(m.cards, dealt)]
         var_init = []
         for var in m.vars.values():
             if var.name in m.grown and not var.name.startswith("#"):
@@ -376,7 +378,13 @@ class _Compiler(Layout):
         if isinstance(e, A.Call):
             return self.call(e, statics)
         if isinstance(e, A.Aggregate):
+            if e.func in ("first", "sorted") or e.start is not None:
+                return pick_fn(self, e)
             return self.aggregate(e)
+        if isinstance(e, A.Best):
+            return best_fn(self, e)
+        if isinstance(e, A.TupleLit):
+            return tuple_fn(self, e), T.KEY
         if isinstance(e, A.Fold):
             return self.fold(e)
         if isinstance(e, A.SetLit):
@@ -440,7 +448,7 @@ class _Compiler(Layout):
         if n == "current":
             return self.gen("s.current"), T.PLAYER
         if n == "players":
-            return (lambda s, L: range(s.n)), T.PLAYERS
+            return players_fn(self), T.PLAYERS
         if n in m.params:
             v = self.params[n]
             return _const(v), T.BOOL if isinstance(v, bool) else T.INT if isinstance(v, int) else T.STR
@@ -626,6 +634,19 @@ class _Compiler(Layout):
             return anything
         raise AssertionError(f"not a card source: {t}")
 
+    def card_list(self, fn, t, span):
+        """A card or a source of cards, as a list (`a + b` of two cards is a list of two)."""
+        if t != T.CARD:
+            return self.cards(fn, t, span)
+
+        def one(s, L):
+            c = fn(s, L)
+            if c is None:
+                _runtime("`+`: one side is no card (none)", span)
+            return [c]
+
+        return one
+
     def domain(self, fn, t, span):
         """A closure giving the values a domain runs over."""
         if t in T.CARD_SOURCES or t == T.ANY:
@@ -699,12 +720,12 @@ class _Compiler(Layout):
             a, b = args[0][0], args[1][0]
             op = min if name == "min" else max
             return (lambda s, L: op(a(s, L), b(s, L))), T.INT
-        if name == "next":
+        if name in ("next", "previous"):
             f = args[0][0]
-            return (lambda s, L: (f(s, L) + 1) % s.n), T.PLAYER
-        if name == "previous":
-            f = args[0][0]
-            return (lambda s, L: (f(s, L) - 1) % s.n), T.PLAYER
+            walk = step_fn(self, 1 if name == "next" else -1, span)
+            return (lambda s, L: walk(s, f(s, L))), T.PLAYER
+        if name == "random" and T.element(args[0][1]) not in (T.CARD, None):
+            return random_of(self, *args[0], span), T.element(args[0][1])
         if name == "random":
             src = self.cards(*args[0], span)
 
@@ -784,10 +805,10 @@ class _Compiler(Layout):
         def random_(s, L):
             chosen = select(s, L)
             if not chosen:
-                _runtime("`random(...)`: there is no card to pick", span)
+                _runtime("`random(...)`: there is nothing to pick", span)
             return chosen[randbelow(s, len(chosen))]
 
-        return random_, T.CARD
+        return random_, T.element(self.expr(e.domain)[1]) or T.ANY
 
     def fold(self, e: A.Fold):
         slot, dom, where = self._quantified(e)
@@ -802,11 +823,13 @@ class _Compiler(Layout):
                     values.append(value(s, L))
             if func == "sum":
                 return sum(values)
+            if func == "list":
+                return values
             if not values:
                 _runtime(f"`{func}(...)` of nothing", span)
             return min(values) if func == "min" else max(values)
 
-        return fold, T.INT
+        return fold, (T.KEY if func == "list" else T.INT)
 
     def binop(self, e: A.BinOp, statics):
         lf, lt = self.expr(e.left, statics=statics)
@@ -822,8 +845,8 @@ class _Compiler(Layout):
             else:
                 where = self.src(dom)
             return self.gen(f"({self.src(lf)} {op} {where})"), T.BOOL
-        if op == "+" and (lt in T.CARD_SOURCES or rt in T.CARD_SOURCES):
-            a, b = self.cards(lf, lt, span), self.cards(rf, rt, span)
+        if op == "+" and (lt in T.CARD_SOURCES or rt in T.CARD_SOURCES or T.CARD in (lt, rt)):
+            a, b = self.card_list(lf, lt, span), self.card_list(rf, rt, span)
             return (lambda s, L: list(a(s, L)) + list(b(s, L))), T.CARDS
         result, _ = T.binop(op, lt, rt)
         if op == "/":
@@ -914,6 +937,8 @@ class _Compiler(Layout):
             self.emit(SET, let, span=span)
         elif isinstance(s, A.Put):
             self.emit(EFFECT, self.put(s), span=span)
+        elif isinstance(s, A.PutEach):
+            self.emit(EFFECT, put_each_effect(self, s), span=span)
         elif isinstance(s, A.Deal):
             count = self.expr(s.count)[0]
             src, dst = self.zone_ref(s.source), self.zone_ref(s.target)
@@ -977,64 +1002,12 @@ class _Compiler(Layout):
                 self.block(s.otherwise)
             for j in ends:
                 self.code[j][1] = len(self.code)
-        elif isinstance(s, A.For):
-            b = self._binding(s, s.var)
-            var = self.slot(b)
-            dfn, dt = self.expr(s.domain)
-            self.env[b] = (_local(var), T.element(dt) or T.ANY)
-            dom = self.domain(dfn, dt, s.domain.span)
-            lst, idx = self.new_slot(), self.new_slot()
-            if T.element(dt) == T.CARD:
-                self.card_list_slots.add(lst)
-            if s.start is not None:
-                start = self.expr(s.start)[0]
-
-                def begin(st, L):
-                    first = start(st, L)
-                    L[lst] = [(first + i) % st.n for i in range(st.n)]
-                    L[idx] = 0
-            else:
-                def begin(st, L):
-                    L[lst] = list(dom(st, L))
-                    L[idx] = 0
-            self.emit(SET, begin, span=span)
-            top = self.emit(JUMP_IF_NOT, lambda st, L: L[idx] < len(L[lst]), None, span=span)
-
-            def bind(st, L):
-                L[var] = L[lst][L[idx]]
-
-            self.emit(SET, bind, span=span)
-            self.block(s.body)
-
-            def step(st, L):
-                L[idx] += 1
-
-            self.emit(SET, step, span=span)
-            self.emit(JUMP, top, span=span)
-            self.code[top][2] = len(self.code)
-        elif isinstance(s, A.Repeat):
-            count = self.expr(s.count)[0]
-            left = self.new_slot()
-
-            def begin(st, L):
-                L[left] = count(st, L)
-
-            self.emit(SET, begin, span=span)
-            top = self.emit(JUMP_IF_NOT, lambda st, L: L[left] > 0, None, span=span)
-
-            def step(st, L):
-                L[left] -= 1
-
-            self.emit(SET, step, span=span)
-            self.block(s.body)
-            self.emit(JUMP, top, span=span)
-            self.code[top][2] = len(self.code)
-        elif isinstance(s, A.While):
-            cond = self.expr(s.cond)[0]
-            top = self.emit(JUMP_IF_NOT, cond, None, span=span)
-            self.block(s.body)
-            self.emit(JUMP, top, span=span)
-            self.code[top][2] = len(self.code)
+        elif isinstance(s, (A.For, A.Repeat, A.While)):
+            self.loop(s)
+        elif isinstance(s, A.Break):
+            self.loops[-1][1 if s.again else 0].append(self.emit(JUMP, None, span=span))
+        elif isinstance(s, A.Leave):
+            self.emit(EFFECT, leave_effect(self, s), span=span)
         elif isinstance(s, A.Turns):
             start = self.expr(s.start)[0]
             until = self.expr(s.until)[0]
@@ -1044,14 +1017,16 @@ class _Compiler(Layout):
 
             self.emit(SET, begin, span=span)
             top = self.emit(JUMP_IF_NOT, lambda st, L: not until(st, L), None, span=s.until.span)
-            self.block(s.body)
+            self.loop_body(s.body)
+            walk = step_fn(self, 1, span)
 
             def advance(st, L):
-                st.current = (st.current + 1) % st.n
+                st.current = walk(st, st.current)
 
-            self.emit(SET, advance, span=span)
+            self.close_loop(self.emit(SET, advance, span=span))
             self.emit(JUMP, top, span=span)
             self.code[top][2] = len(self.code)
+            self.end_loop()
         elif isinstance(s, A.Choose):
             actor = self.expr(s.actor)[0]
             choice = Choice(s.name, actor, [], span)
@@ -1129,7 +1104,8 @@ class _Compiler(Layout):
         zones = self.zone_list
         span = s.span
         under = s.under
-        at = self.expr(s.at)[0] if s.at is not None else None
+        bury = isinstance(s.at, A.Name) and s.at.name == "random" and s.at not in self.m.bindings
+        at = self.expr(s.at)[0] if s.at is not None and not bury else None
         single = t in (T.CARD, T.NONE)
         source = None if single else self.cards(cards, t, span)
 
@@ -1152,7 +1128,9 @@ class _Compiler(Layout):
                 st.places[place] = c
                 st.loc[c] = -place - 1
                 return changed | place_bit[place]
-            if under:
+            if bury:
+                st.zones[z].insert(randbelow(st, len(st.zones[z]) + 1), c)
+            elif under:
                 st.zones[z].insert(0, c)
             else:
                 st.zones[z].append(c)

@@ -133,10 +133,13 @@ class Model:
     grown: dict = attrs.Factory(dict)  # zone or variable family with a growing index -> its "#F" flags
     member_refs: dict = attrs.Factory(dict)  # `F[...].m` Attr node -> the member family "F.m"
     kinds_in_play: set = attrs.Factory(set)  # kinds some `cards ... in` declaration puts in the game
+    card_count: int = 0  # the number of cards in the game, known once the compiler expands the decks
 
     def dim_size(self, dim: tuple) -> int:
         if dim[0] == "player":
             return self.max_players
+        if dim[0] == "card":
+            return self.card_count  # set by the compiler once the decks are expanded
         if dim[0] == "enum":
             return len(self.enums[dim[1]].values)
         return dim[2] - dim[1] + 1  # a range, or the most members of a growing index
@@ -145,6 +148,10 @@ class Model:
 def _suggest(name: str, candidates) -> str | None:
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None
+
+
+# the hidden per-player flag that says a player has left the game (declared when the rules use `leave`)
+SEATS_OUT = "#out"
 
 
 class Declarations:
@@ -161,8 +168,10 @@ class Declarations:
                     break
             else:
                 what = type(new).__name__.removesuffix("Def").lower()
+                same = [getattr(old, "name", None) for old in items if type(old) is type(new)]
+                hint = _suggest(getattr(new, "name", ""), [n for n in same if n])
                 self.error("E210", f"`replace` names {what} `{getattr(new, 'name', '')}`, which the base file does not define",
-                           rep, "to add a new definition, leave out `replace`")
+                           rep, hint or "to add a new definition, leave out `replace`")
         return items
 
     def _declare(self, item) -> None:
@@ -307,7 +316,12 @@ class Declarations:
                     self.error("E202", "division by zero", node)
                     return None
                 return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0, "%": a % b if b else 0}[node.op]
-        self.error("E213", "a constant is needed here: a number, true/false, a string or a parameter", node)
+            if a is None or b is None:
+                return None  # the part that is not a constant has been reported; no knock-on error
+        hint = None
+        if isinstance(node, A.Name):
+            hint = _suggest(node.name, m.params) or f"`{node.name}` is not a parameter"
+        self.error("E213", "a constant is needed here: a number, true/false, a string or a parameter", node, hint)
         return None
 
     def _check_family_size(self, item, dims: list, what: str, most: int) -> None:
@@ -352,11 +366,13 @@ class Declarations:
                 dims.append(("range", low, max(low, high)))
             elif d.name == "player":
                 dims.append(("player",))
+            elif d.name == "card":
+                dims.append(("card",))
             elif d.name in self.model.enums:
                 dims.append(("enum", d.name))
             else:
-                self.error("E200", f"unknown index `{d.name}`: an index is `player`, an enum or a range like 1..10",
-                           d, _suggest(d.name, list(self.model.enums) + ["player"]))
+                self.error("E200", f"unknown index `{d.name}`: an index is `player`, `card`, an enum or a range "
+                                   "like 1..10", d, _suggest(d.name, list(self.model.enums) + ["player", "card"]))
                 dims.append(("range", 0, 0))
         return dims
 
@@ -513,8 +529,8 @@ class Declarations:
                            seen_vis[0], f"give it one zone per player: zone {item.name}[player]")
 
 def _dim_word(dim: tuple) -> str:
-    if dim[0] == "player":
-        return "player"
+    if dim[0] in ("player", "card"):
+        return dim[0]
     if dim[0] == "enum":
         return dim[1]
     if dim[0] == "grow":

@@ -15,7 +15,9 @@ import attrs
 
 from . import types as T
 from .compile import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, MAX_TRIGGER_FIRINGS, SET, Program
+from .declare import SEATS_OUT
 from .errors import NOWHERE, IllegalMove, ParameterError, RulesRuntimeError, SaveError, Span
+from .picking import descending
 from .rng import seed_state
 
 MAX_STEPS_PER_MOVE = 200_000
@@ -192,10 +194,10 @@ class State:
             for fn, highest in self.program.winner_keys:
                 span = getattr(fn, "span", NOWHERE)
                 v = _run_rule(fn, self, i, span)
-                if not isinstance(v, int):
+                if v is None or isinstance(v, (bool, str)):
                     raise RulesRuntimeError(f"the winner order gives {'none' if v is None else v!r} for player {i}, "
-                                            "not a number", span)
-                key.append(-v if highest else v)
+                                            "not a number or a key", span)
+                key.append(descending(v) if highest else v)
             keys.append(tuple(key))
         best = min(keys)
         return [i for i in range(self.n) if keys[i] == best]
@@ -406,6 +408,9 @@ class State:
             "vars": variables,
             "over": self.over,
         }
+        left = self.players_left()
+        if left is not None:
+            out["left"] = left  # the players who have left the game (rules that use `leave`)
         if player == self.current_player:
             out["legal_moves"] = self.describe_moves(self.legal_moves())
         return out
@@ -685,6 +690,13 @@ class State:
                 raise ParameterError(f"{value!r} is neither a card nor an enum value")
         self.vars[index] = value
         self._legal = None
+
+    def players_left(self) -> list[int] | None:
+        """The players who have left the game (`leave`), in seat order; None if the rules never use `leave`."""
+        family = self.program.var_families.get(SEATS_OUT)
+        if family is None:
+            return None
+        return [p for p in range(self.n) if self.vars[family[0] + p]]
 
     def get_var(self, name: str):
         return self.vars[self._var_index(name)]

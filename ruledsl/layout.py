@@ -20,6 +20,7 @@ from . import types as T
 from .assemble import diag
 from .errors import RulesError, RulesRuntimeError
 from .limits import index_fits
+from .declare import SEATS_OUT
 from .members import family_of
 
 
@@ -51,7 +52,7 @@ class Layout:
 
     def _flag_slots(self) -> frozenset:
         out = set()
-        for flag_name in set(self.m.grown.values()):
+        for flag_name in set(self.m.grown.values()) | ({SEATS_OUT} & set(self.var_families)):
             base, sizes, _ = self.var_families[flag_name]
             out.update(range(base, base + _product(sizes)))
         return frozenset(out)
@@ -204,6 +205,9 @@ class Layout:
     def _index_text(self, dim, i) -> str:
         if dim[0] == "player":
             return str(i)
+        if dim[0] == "card":  # a card's label, with its id when copies share the label: `used[S3 #11]`
+            label = self.card_labels[i]
+            return label if self.card_labels.count(label) == 1 else f"{label} #{i}"
         if dim[0] == "enum":
             return self.m.enums[dim[1]].values[i]
         return str(dim[1] + i)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
+import re
 from pathlib import Path
 
 import lark
@@ -25,8 +27,10 @@ def data_path(*parts: str) -> Path:
 
 @functools.lru_cache(maxsize=1)
 def parser() -> lark.Lark:
-    text = data_path("grammar", "ruledsl.lark").read_text(encoding="utf-8")
-    return lark.Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    """The parser of grammar/ruledsl.lark, built once and kept on disk (see grammar_cache)."""
+    from .grammar_cache import build
+
+    return build(data_path("grammar", "ruledsl.lark").read_text(encoding="utf-8"))
 
 
 # Words that can stand where a name can, in statements and expressions: a name
@@ -35,6 +39,7 @@ def parser() -> lark.Lark:
 RESERVED = frozenset("""
     and or not in if then else true false none each for where let put into under at deal from
     shuffle gather repeat times while turns until choose by move reveal to end once new as remove has
+    best break continue leave rejoin setup lowest highest
 """.split())
 
 
@@ -50,7 +55,7 @@ _READABLE = {
     "EQUAL": "'='", "DOT": "'.'", "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'",
     "PERCENT": "'%'", "ASSIGN_OP": "'=' or '+=' or '-='", "COMPARE": "a comparison",
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
-    "ORDER": "'lowest' or 'highest'", "CARD": "a card such as 7♥", "EACH": "'each'", "$END": "the end of the file",
+    "LOWEST": "'lowest'", "HIGHEST": "'highest'", "CARD": "a card such as 7♥", "EACH": "'each'", "$END": "the end of the file",
 }
 
 
@@ -89,6 +94,15 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, text: str, path: str) ->
         expected = sorted({_readable(t) for t in err.expected})
         message = f"unexpected {_found(token)}; expected " + _join(expected)
         hint = _hint_for(token, err.expected)
+        before = text[:getattr(token, "start_pos", None) or 0]
+        single = re.search(r"\bplayers\s+(\d+)\s*$", before) if expected == ["'..'"] else None
+        if single is not None:  # `players 2`: say so at that line, not at the next one
+            line = before.count("\n", 0, single.start(1)) + 1
+            col = single.start(1) - (before.rfind("\n", 0, single.start(1)) + 1) + 1
+            n = single.group(1)
+            message = "`players` takes a range of player counts, not one number"
+            hint = f"write `players {n}..{n}` for exactly {n} players"
+            err.token = single.group(1)
         if token is not None and token.type == "$END":
             lines = text.splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
@@ -108,6 +122,13 @@ def _hint_for(token, expected) -> str | None:
         return "to compare two values, write `==`"
     if token.type not in ("NAME", "INT", "STRING") and value.isidentifier() and "NAME" in expected:
         return f"`{value}` is a word of the language; choose another name"
+    if token.type == "COMPARE":
+        return "comparisons do not chain: write `a < b and b < c`"
+    if token.type == "NAME":
+        words = [w for w in (_readable(t).strip("'") for t in expected) if w.isidentifier()]
+        close = difflib.get_close_matches(value, words, n=1, cutoff=0.6)
+        if close:
+            return f"did you mean `{close[0]}`?"
     return None
 
 
@@ -220,8 +241,18 @@ class _Builder(Transformer):
         return A.Call(str(children[0]), args, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def aggregate(self, meta, func, var, domain, where):
-        return A.Aggregate(str(func), str(var), domain, where, span=self._span(meta))
+    def aggregate(self, meta, func, var, domain, start, where, order, key):
+        return A.Aggregate(str(func), str(var), domain, where, start, key, str(order or "") == "highest",
+                           span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def best(self, meta, var, domain, start, where, order, key):
+        return A.Best(str(var), domain, start, where, key, str(order or "highest") == "highest",
+                      span=self._span(meta))
+
+    @v_args(meta=True)
+    def tuple_lit(self, meta, children):
+        return A.TupleLit(tuple(children), span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def fold(self, meta, func, expr, var, domain, where):
@@ -302,6 +333,10 @@ class _Builder(Transformer):
         return A.Put(cards, str(place.children[0]) == "under", zone, at, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
+    def put_each(self, meta, _each, source, target, var, domain):
+        return A.PutEach(source, target, str(var), domain, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
     def deal(self, meta, count, source, target):
         return A.Deal(count, source, target, span=self._span(meta))
 
@@ -333,8 +368,24 @@ class _Builder(Transformer):
         return A.If(tuple(branches), otherwise, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def for_stmt(self, meta, var, domain, start, body):
-        return A.For(str(var), domain, start, body, span=self._span(meta))
+    def for_stmt(self, meta, var, domain, start, where, body):
+        return A.For(str(var), domain, start, body, where, span=self._span(meta))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta, _):
+        return A.Break(span=self._span(meta))
+
+    @v_args(meta=True)
+    def continue_stmt(self, meta, _):
+        return A.Break(True, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def leave_stmt(self, meta, player):
+        return A.Leave(player, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def rejoin_stmt(self, meta, player):
+        return A.Leave(player, True, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def repeat_stmt(self, meta, count, body):
@@ -370,6 +421,10 @@ class _Builder(Transformer):
     @v_args(meta=True, inline=True)
     def at_once(self, meta, body):
         return A.AtOnce(body, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def setup_block(self, meta, body):
+        return A.AtOnce(body, True, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def new_stmt(self, meta, zone, var):

@@ -772,4 +772,6 @@ def position(s: State, focus=()) -> list[str]:
     values.sort(key=lambda t: t[0])
     if values:
         lines.append("; ".join(text for _, text in values))
+    if s.players_left():
+        lines.append("left the game: " + ", ".join(f"player {p}" for p in s.players_left()))
     return lines

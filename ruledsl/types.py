@@ -5,6 +5,7 @@ A type is a short string: ``int``, ``bool``, ``str``, ``none``, ``player``,
 (one slotted zone), ``kind``, ``players`` (the players, as a domain),
 ``range`` (an int range, as a domain), ``enum:NAME`` (a value of an
 enumeration), ``type:NAME`` (an enumeration, as a domain), ``set:T`` and
+``key`` (numbers compared in order, first item first: ``(c.suit == lead, c.rank)``) and
 ``any`` (unknown; accepted everywhere, so one error does not cause others).
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 INT, BOOL, STR, NONE, PLAYER, CARD, CARDS = "int", "bool", "str", "none", "player", "card", "cards"
 ZONE, TRACK, KIND, PLAYERS, RANGE, ANY = "zone", "track", "kind", "players", "range", "any"
+KEY = "key"
 
 CARD_SOURCES = (ZONE, TRACK, CARDS)
 
@@ -40,6 +42,7 @@ def describe(t: str) -> str:
         INT: "a number", BOOL: "a true/false value", STR: "a string", NONE: "none", PLAYER: "a player",
         CARD: "a card", CARDS: "a list of cards", ZONE: "a zone", TRACK: "a track", KIND: "a card kind",
         PLAYERS: "the players", RANGE: "a range of numbers", ANY: "a value",
+        KEY: "a key (numbers compared in order)",
     }.get(t, t)
 
 
@@ -86,6 +89,9 @@ def binop(op: str, left: str, right: str) -> tuple[str, str | None]:
     if op in ("==", "!="):
         ok = fits(left, right) or fits(right, left) or NONE in (left, right)
         return BOOL, None if ok else f"cannot compare {describe(left)} with {describe(right)}"
+    if op in COMPARISONS and KEY in (left, right):
+        ok = all(t in (KEY, ANY) for t in (left, right))
+        return BOOL, None if ok else f"'{op}' compares a key with a key, not {describe(left)} and {describe(right)}"
     if op in COMPARISONS:
         ok = all(fits(t, INT) for t in (left, right))
         return BOOL, None if ok else f"'{op}' compares numbers, not {describe(left)} and {describe(right)}"
@@ -95,8 +101,8 @@ def binop(op: str, left: str, right: str) -> tuple[str, str | None]:
             return BOOL, f"'{op}' needs a set, a zone or a list of cards on its right, not {describe(right)}"
         ok = fits(left, inner) or fits(inner, left)
         return BOOL, None if ok else f"cannot look for {describe(left)} among {describe(right)}"
-    if op == "+" and (left in CARD_SOURCES or right in CARD_SOURCES):
-        ok = all(fits(t, CARDS) for t in (left, right))
+    if op == "+" and (left in CARD_SOURCES or right in CARD_SOURCES or CARD in (left, right)):
+        ok = all(fits(t, CARDS) or t == CARD for t in (left, right))
         return CARDS, None if ok else f"'+' joins zones or lists of cards, not {describe(left)} and {describe(right)}"
     if op in ("+", "-", "*", "/", "%"):
         bad = [t for t in (left, right) if not fits(t, INT)]
@@ -123,7 +129,9 @@ BUILTINS: dict[str, tuple[tuple, str, bool]] = {
 # top(zone, n) gives the top n cards.
 TOP_N = (((ZONE, CARDS), (INT,)), CARDS)
 
-AGGREGATES = {"any": BOOL, "all": BOOL, "count": INT, "cards": CARDS}
-FOLDS = {"sum", "min", "max"}
+AGGREGATES = {"any": BOOL, "all": BOOL, "count": INT, "cards": CARDS, "random": ANY, "first": ANY, "sorted": CARDS}
+FOLDS = {"sum", "min", "max", "list"}
+# what a key may be made of: numbers, true/false (true above false) and keys
+KEY_PARTS = (INT, BOOL, KEY, ANY)
 
 SPECIAL_NAMES = {"players": PLAYERS, "player_count": INT, "current": PLAYER}

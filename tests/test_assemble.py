@@ -101,3 +101,9 @@ def test_errors_in_an_included_file_name_that_file(tmp_path):
     write(tmp_path, lib='define broken = nothing_here\n', game='include "lib.rules"\nflow {}\n')
     [d] = diagnostics(tmp_path / "game.rules")
     assert d.file.endswith("lib.rules") and (d.line, d.message) == (1, "unknown name `nothing_here`")
+
+
+def test_replacing_a_misspelled_name_suggests_the_one_the_base_has(tmp_path):
+    write(tmp_path, base=BASE, variant='extends "base.rules"\nreplace define gian = 2\n')
+    [d] = diagnostics(tmp_path / "variant.rules")
+    assert d.code == "E210" and d.hint == "did you mean `gain`?"

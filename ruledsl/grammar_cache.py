@@ -1,0 +1,60 @@
+"""Build the Lark parser once and keep it on disk, so loading a rules file does not rebuild it.
+
+Building the LALR tables takes longer than parsing a whole rules file. Lark can save a built
+parser and load it back (``Lark.save`` and ``Lark.load``); the file is named after a hash of
+the grammar text, the parser options and the Lark and Python versions, so a changed grammar
+(or another version) gets its own file and an old one is never used for it. The files go to
+``$RULEDSL_CACHE_DIR``, else ``$XDG_CACHE_HOME/ruledsl``, else ``~/.cache/ruledsl``. When that
+directory cannot be made or written, or a cache file is unreadable, the parser is simply built.
+Set ``RULEDSL_CACHE_DIR`` to an empty string to turn the cache off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+import lark
+
+OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
+
+
+def cache_dir() -> Path | None:
+    """Where built parsers are kept, or None when caching is off."""
+    chosen = os.environ.get("RULEDSL_CACHE_DIR")
+    if chosen is not None:
+        return Path(chosen) if chosen.strip() else None
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "ruledsl"
+
+
+def cache_file(grammar: str, directory: Path) -> Path:
+    """The cache file of this grammar text with these options, Lark and Python."""
+    key = "\n".join([grammar, repr(sorted(OPTIONS.items())), lark.__version__, sys.version])
+    return directory / f"grammar-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:24]}.lark-cache"
+
+
+def build(grammar: str) -> lark.Lark:
+    """The parser of ``grammar``: loaded from the cache when it holds it, else built (and saved)."""
+    directory = cache_dir()
+    if directory is None:
+        return lark.Lark(grammar, **OPTIONS)
+    path = cache_file(grammar, directory)
+    try:
+        with open(path, "rb") as f:
+            return lark.Lark.load(f)
+    except Exception:  # missing, unreadable or corrupt: build it (and save it again)
+        pass
+    parser = lark.Lark(grammar, **OPTIONS)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        # written beside it, then renamed: another process never reads a half-written file
+        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+        with open(partial, "wb") as f:
+            parser.save(f)
+        os.replace(partial, path)
+    except Exception:  # a cache that cannot be written is no reason to fail
+        pass
+    return parser

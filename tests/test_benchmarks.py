@@ -1,0 +1,35 @@
+"""The benchmark scripts still run (they measure only; nothing here looks at a speed)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _module(name: str):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_reports_the_ratio_to_the_speed_minded_reference(capsys):
+    bench = _module("bench")
+    assert bench.main(["--playouts", "1", "--seconds", "0.02"]) == 0
+    out = capsys.readouterr().out
+    assert "benchmarks/hand/trolley_car.py" in out and "uno.rules" in out
+    for row in ("random playouts", "clone()", "legal_moves()"):
+        assert out.count(row) == 2, row  # 2 and 4 players
+
+
+def test_the_playouts_of_the_rules_file_and_the_reference_are_the_same_games():
+    bench = _module("bench")
+    import ruledsl
+
+    game = ruledsl.load(ROOT / "games" / "trolley_car.rules", params={"single_round": True})
+    for players in (2, 4):
+        engine, hand = bench.engine_playout(game, players), bench.hand_trolley_playout(players)
+        for seed in range(3):
+            assert engine(seed)[0] == hand(seed)[0]  # the same number of moves, seed by seed
