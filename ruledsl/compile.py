@@ -101,7 +101,8 @@ class Program:
     flag_slots: frozenset = frozenset()  # the open flags themselves (not shown as variables)
     kind_has: dict = attrs.Factory(dict)  # attribute -> per card id, whether its kind has it
     member_inits: dict = attrs.Factory(dict)  # growing family -> [(variable base, first-value fn)]
-    card_locals: frozenset = frozenset()  # local slots that hold a card or a list of cards
+    card_locals: frozenset = frozenset()  # local slots that hold a card (or none)
+    card_list_locals: frozenset = frozenset()  # local slots that hold a list of cards (loops' lists too)
 
 
 def compile_model(model: Model) -> Program:
@@ -184,8 +185,8 @@ class _Compiler(Layout, Loops):
                                  if m.vars[name].type == T.CARD for i in range(_product(sizes))),
             var_exists=self._var_exists(), flag_slots=self._flag_slots(),
             kind_has=self.kind_has, member_inits=self._member_inits(),
-            card_locals=frozenset(self.card_list_slots | {
-                fn.slot for fn, t in self.env.values() if t in (T.CARD, T.CARDS) and hasattr(fn, "slot")}),
+            card_locals=frozenset(self._typed_locals(T.CARD)),
+            card_list_locals=frozenset(self.card_list_slots | self._typed_locals(T.CARDS)),
         )
 
     def _member_inits(self) -> dict:
@@ -198,6 +199,10 @@ class _Compiler(Layout, Loops):
 
     def var_init_fn(self, var):
         return self.expr(var.init, {})[0] if var.init is not None else _const(self._default(var.type))
+
+    def _typed_locals(self, t: str) -> set:
+        """The local slots of the typed locals (``let``, loop variables, parameters) of type ``t``."""
+        return {fn.slot for fn, kind in self.env.values() if kind == t and hasattr(fn, "slot")}
 
     def _trigger_mask(self) -> int:
         mask = 0

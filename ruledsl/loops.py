@@ -27,7 +27,7 @@ class Loops:
             dom = self.domain(dfn, dt, s.domain.span)
             lst, idx = self.new_slot(), self.new_slot()
             if T.element(dt) == T.CARD:
-                self.card_list_slots.add(lst)  # verify's swaps follow the cards a loop holds
+                self.card_list_slots.add(lst)  # swapped cards (verify, worlds.follow_cards) follow the loop's list
             if s.start is not None:
                 dom = from_fn(self, self.expr(s.start)[0], s.start.span)
 

@@ -25,6 +25,7 @@ from .coverage import Coverage, instrument
 from .engine import Game, Move, State
 from .errors import IllegalMove, RuledslError, RulesRuntimeError
 from .observe import move_seen, observation
+from .worlds import follow_cards
 
 LOG_FORMAT = "ruledsl-log"
 LOG_MISMATCH = "log"  # the check name when a log's move is not legal: the log does not fit the rules
@@ -202,7 +203,8 @@ def hidden_positions(s: State, player: int) -> list:
 def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset()) -> State:
     """A copy of ``s`` in which the cards ``player`` cannot see trade places at random (the cards
     in ``keep`` stay where they are). It is a relabelling: a rule's memory of a card (a variable,
-    a ``let``) follows the place, so "the card just drawn" is the card now lying there."""
+    a ``let``, a value or zone indexed by the card) follows the place, so "the card just drawn" is the
+    card now lying there (see :func:`worlds.follow_cards`)."""
     c = s.clone()
     positions = hidden_positions(c, player)
     if keep:
@@ -218,14 +220,8 @@ def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset()) 
         else:
             c.zones[z][i] = card
             c.loc[card] = z
-    for slot in c.program.card_slots:
-        c.vars[slot] = relabel.get(c.vars[slot], c.vars[slot])
-    for slot in c.program.card_locals:
-        v = c.locals[slot]
-        if isinstance(v, int) and not isinstance(v, bool):
-            c.locals[slot] = relabel.get(v, v)
-        elif isinstance(v, list):
-            c.locals[slot] = [relabel.get(x, x) for x in v]
+    if relabel:
+        follow_cards(c, relabel)
     c._legal = None
     return c
 

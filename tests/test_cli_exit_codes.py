@@ -217,3 +217,16 @@ def test_a_closed_pipe_ends_quietly(args, paths):
     stderr = reader_gone.stderr.read().decode()
     assert reader_gone.wait(timeout=60) == 141
     assert stderr == ""
+
+
+@pytest.mark.parametrize("command", ["run", "simulate", "play", "view"])
+@pytest.mark.parametrize("bot, message", [
+    ("clever", "unknown bot 'clever'"),
+    ("ismcts:iterations=0", "setting 'iterations' must be a finite number of at least 1"),
+    ("greedy:depth=3", "bot 'greedy' has no setting 'depth'"),
+])
+def test_a_bad_bot_is_a_usage_error(command, bot, message, paths):
+    result = invoke(command, paths["race"], "--bot", bot)
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.startswith(f"error: --bot {bot}: ") and message in result.stderr
+    assert result.stdout == ""

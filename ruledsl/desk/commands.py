@@ -124,20 +124,19 @@ def _checked_model(file: str, sets):
               help="With a rules file: number of players [default: the fewest the game allows].")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="With a rules file: the seed.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="With a rules file: set a parameter.")
-@click.option("--bot", "bot_name", default="random", show_default=True, help="With a rules file: the bots' kind.")
+@click.option("--bot", "bot_name", default="random", show_default=True, metavar="BOT[:KEY=VALUE,...]",
+              callback=lambda ctx, param, value: _cli()._check_bots(ctx, param, value),
+              help="With a rules file: the bots' kind, with settings (see docs/bots.md).")
 @click.option("--rules", "rules_path", default=None, help="With a log: the rules file to use instead of the one it names.")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
               help="The local port to serve on (0: any free port).")
 def view_command(source, seat, players, seed, sets, bot_name, rules_path, port) -> None:
     """Show a game in the browser as one seat sees it: a saved LOG.json, or a new game of FILE.rules
     where you play --seat against bots. Serves on 127.0.0.1 only; Ctrl-C stops it."""
-    from ..bots import BOTS
     from ..errors import ParameterError, RulesError
     from .viewer import Session, make_server
 
     cli = _cli()
-    if bot_name not in BOTS:
-        raise cli.CliError(f"--bot {bot_name}: the bots are {', '.join(sorted(BOTS))}")
     path = Path(source)
     if not path.is_file():
         raise cli.CliError(f"{source} {'is a directory' if path.is_dir() else 'does not exist'}")

@@ -17,7 +17,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 
-from ..bots import make_bot
+from ..bots import decide, make_bot
 from ..engine import Game, Move, State
 from ..observe import move_seen
 from ..errors import RuledslError
@@ -98,7 +98,7 @@ class Session:
             player = s.current_player
             bot = self.bots[player]
             legal = s.legal_moves()
-            self._play(bot.choose(s.view(player) if bot.wants_view else None, legal))
+            self._play(decide(bot, s, player, legal))
 
     def info(self) -> dict:
         return {"game": self.game.name, "players": self.players, "seat": self.seat, "live": self.live,
