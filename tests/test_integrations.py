@@ -1,0 +1,254 @@
+"""Every game under games/ as an OpenSpiel game and a PettingZoo environment, passing each library's
+own conformance checks; the shared action and observation encodings; the docs' examples run."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import ruledsl
+from ruledsl.encode import ActionCodec, ActionSpaceError, ObservationCodec, format_params, parse_params
+from ruledsl.openspiel import load_game
+from ruledsl.pettingzoo import env
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_FILES = sorted(p for p in (ROOT / "games").glob("*.rules") if not p.name.endswith(".test.rules"))
+# Small settings keep a game short, for the games that have such parameters.
+SMALL = {"hand_size": 4, "single_round": True}
+
+
+def small_params(path) -> dict:
+    names = ruledsl.load(path).params
+    return {k: v for k, v in SMALL.items() if k in names}
+
+
+def seats(path) -> int:
+    p = ruledsl.load(path).program
+    return min(max(p.min_players, 3), p.max_players)
+
+
+def test_there_are_games():
+    assert len(GAME_FILES) >= 4
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
+def test_openspiel_random_simulation(path):
+    game = load_game(path, players=seats(path), params=small_params(path))
+    assert game.num_players() == seats(path)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
+def test_pettingzoo_api_and_seed(path):
+    api_test(env(path, players=seats(path), params=small_params(path)), num_cycles=200)
+    seed_test(lambda: env(path, players=seats(path), params=small_params(path)), num_cycles=50)
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
+def test_action_ids_round_trip(path):
+    game = ruledsl.load(path, params=small_params(path))
+    n = seats(path)
+    codec = ActionCodec(game.program, n)
+    state = game.new_game(n, seed=5)
+    rng = random.Random(5)
+    for _ in range(150):
+        if state.is_over:
+            break
+        ids = [codec.encode(state, m) for m in state.legal_moves()]
+        assert len(set(ids)) == len(ids)
+        assert all(0 <= a < codec.num_actions for a in ids)
+        assert [codec.decode(a) for a in ids] == state.legal_moves()
+        assert codec.legal_actions(state) == sorted(ids)
+        assert codec.mask(state).sum() == len(ids)
+        state.apply(rng.choice(state.legal_moves()))
+
+
+def test_observation_hides_what_the_player_cannot_see():
+    game = ruledsl.load(ROOT / "games" / "tutorial_highlow.rules")
+    state = game.new_game(3, seed=2)
+    codec = ObservationCodec(game.program, 3)
+    deck = state.zone_id("deck")
+    hand1 = state.zone_id("hand[1]")
+    assert state.sees(0, deck) == "count" and len(set(state.cards_in("deck"))) > 1
+    other = state.clone()
+    other.zones[deck].reverse()                                   # a different order of the hidden deck
+    other.zones[hand1][0], other.zones[deck][0] = other.zones[deck][0], other.zones[hand1][0]
+    for z in (deck, hand1):
+        for c in other.zones[z]:
+            other.loc[c] = z
+    assert state.cards_in("hand[1]") != other.cards_in("hand[1]")
+    # player 0 sees neither the deck nor player 1's hand: the same observation
+    assert np.array_equal(codec.encode(state.view(0)), codec.encode(other.view(0)))
+    # player 1 sees their own hand: a different one
+    assert not np.array_equal(codec.encode(state.view(1)), codec.encode(other.view(1)))
+    # and players see different things in the same state (their own hands)
+    assert not np.array_equal(codec.encode(state.view(0)), codec.encode(state.view(1)))
+
+
+def test_number_arguments_outside_the_window_are_refused_clearly():
+    game = ruledsl.load(ROOT / "games" / "trambahn.rules")
+    codec = ActionCodec(game.program, 2, int_values=range(0, 1))
+    state = game.new_game(2, seed=1)
+    rng = random.Random(1)
+    with pytest.raises(ActionSpaceError, match="outside the action space's numbers 0..0"):
+        while True:
+            for m in state.legal_moves():
+                codec.encode(state, m)
+            state.apply(rng.choice(state.legal_moves()))
+
+
+def test_game_string_parameters_round_trip():
+    assert parse_params(format_params({"hand_size": 4, "single_round": True})) == \
+        {"hand_size": "4", "single_round": "true"}
+    with pytest.raises(ruledsl.ParameterError, match="name:value"):
+        parse_params("hand_size=4")
+
+
+def test_openspiel_game_plays_to_the_rules_winners():
+    path = ROOT / "games" / "tutorial_highlow.rules"
+    game = load_game(path, players=2, seeds=7)
+    state = game.new_initial_state()
+    assert state.is_chance_node() and [a for a, _ in state.chance_outcomes()] == list(range(7))
+    state.apply_action(3)
+    assert state.inner.seed == 3
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    again = ruledsl.load(path).replay(2, 3, state.inner.moves)
+    assert state.returns() == [1.0 if i in again.winners else 0.0 for i in range(2)]
+    assert sum(state.returns()) >= 1
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert state2.history() == state.history() and state2.inner == state.inner
+
+
+def test_information_state_keeps_every_view_of_the_player():
+    game = load_game(ROOT / "games" / "tutorial_highlow.rules", players=2)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    for _ in range(4):
+        state.apply_action(state.legal_actions()[0])
+    lines = state.information_state_string(0).splitlines()
+    assert len(lines) == 5
+    assert lines[-1] == state.observation_string(0)
+    assert state.observation_string(0) != state.observation_string(1)
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+
+
+def test_openspiel_mcts_plays_trolley_car():
+    from open_spiel.python.algorithms import mcts
+
+    game = load_game(ROOT / "games" / "trolley_car.rules", players=2, params={"hand_size": 3, "single_round": True})
+    rng = np.random.RandomState(11)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=4,
+                       evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    state.apply_action(11)
+    picks = random.Random(11)
+    mcts_moves = 0
+    while not state.is_terminal():
+        if state.current_player() == 0:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            mcts_moves += 1
+        else:
+            action = picks.choice(state.legal_actions())
+        state.apply_action(action)
+    assert mcts_moves > 0
+    assert state.returns() in ([1.0, 0.0], [0.0, 1.0], [1.0, 1.0])
+
+
+def test_pettingzoo_rewards_are_the_rules_scores():
+    path = ROOT / "games" / "tutorial_highlow.rules"
+    e = env(path, players=3)
+    e.reset(seed=4)
+    rng = random.Random(4)
+    total = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter(10_000):
+        obs, reward, terminated, truncated, info = e.last()
+        total[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        assert reward == 0
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    replayed = ruledsl.load(path).replay(3, 4, e.game_state.moves)
+    assert replayed.is_over
+    assert [total[a] for a in e.possible_agents] == [float(x) for x in replayed.scores]
+
+
+def test_pettingzoo_refuses_an_illegal_action_and_keeps_the_state():
+    e = env(ROOT / "games" / "tutorial_highlow.rules", players=2)
+    e.reset(seed=1)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    before = e.game_state.clone()
+    with pytest.raises(ruledsl.IllegalMove):
+        e.step(illegal)
+    assert e.game_state == before
+    e.render_mode = "ansi"
+    text = e.render()
+    assert "player 0 to decide turn" in text and "hand[1]:" in text
+
+
+def test_a_missing_rules_file_is_a_clear_error():
+    with pytest.raises(ruledsl.RulesError, match="no such rules file"):
+        env("games/no_such_game.rules")
+    with pytest.raises(ruledsl.RulesError, match="no such rules file"):
+        load_game("games/no_such_game.rules")
+
+
+def test_the_integration_page_examples_run(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "docs" / "integrations.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 2
+    for block in blocks:
+        exec(compile(block, "docs/integrations.md", "exec"), {})
+
+
+def test_observers_of_public_information_alone_are_refused():
+    from open_spiel.python.observation import make_observation
+
+    game = load_game(ROOT / "games" / "tutorial_highlow.rules", players=2)
+    public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ruledsl.ParameterError, match="as one player sees"):
+        make_observation(game, public)
+    own = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    state = game.new_initial_state()
+    state.apply_action(2)
+    own.set_from(state, 1)
+    assert np.array_equal(own.tensor, np.asarray(state.observation_tensor(1), np.float32))
+
+
+def test_pettingzoo_render_shows_everything_or_only_the_deciding_players_view():
+    path = ROOT / "games" / "tutorial_highlow.rules"
+    everything = env(path, players=2, render_mode="ansi")
+    seat = env(path, players=2, render_mode="ansi", render_view=True)
+    everything.reset(seed=3)
+    seat.reset(seed=3)
+    state = everything.game_state
+    hand0 = " ".join(state.cards_in("hand[0]"))
+    hand1 = " ".join(state.cards_in("hand[1]"))
+    assert f"hand[0]: {hand0}" in everything.render() and f"hand[1]: {hand1}" in everything.render()
+    shown = seat.render()                                   # player 0 decides: their hand, not player 1's
+    assert f"hand[0]: {hand0}" in shown
+    assert "hand[1]: " + " ".join("?" * len(state.cards_in("hand[1]"))) in shown
+
+
+def test_the_documented_numbering_of_high_low():
+    game = ruledsl.load(ROOT / "games" / "tutorial_highlow.rules")
+    codec = ActionCodec(game.program, 2)
+    assert codec.num_actions == game.program.card_count + 2
+    assert codec.decode(17) == ruledsl.Move("play", (17,))
+    assert (codec.decode(52), codec.decode(53)) == (ruledsl.Move("draw"), ruledsl.Move("pass"))
+    assert codec.describe(17) == "play(" + game.program.card_labels[17] + ")"
+    with pytest.raises(ruledsl.ParameterError, match="actions are 0 to 53"):
+        codec.decode(54)
