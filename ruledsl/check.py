@@ -135,6 +135,9 @@ class _Checker(Declarations):
             scope = {m.winner.var: self.bind(Binding(m.winner.var, T.PLAYER), m.winner)}
             for key in m.winner.keys:
                 self._key(self.expr(key.expr, scope, pure=True), key.expr, "a winner's order")
+            if m.winner.when is not None:
+                self.expect(self.expr(m.winner.when, {}, pure=True), T.BOOL, m.winner.when,
+                            "a winner's condition")
         if "score" in m.defines and len(m.defines["score"].params) != 1:
             self.error("E203", "`score` takes one parameter, the player", m.defines["score"])
         if m.flow is not None:

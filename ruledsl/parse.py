@@ -617,7 +617,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def winner_def(self, meta, children):
-        return A.WinnerDef(str(children[0]), tuple(children[1:]), span=self._span(meta))
+        return A.WinnerDef(str(children[0]), tuple(children[2:]), when=children[1], span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def order_key(self, meta, order, expr):
