@@ -10,7 +10,7 @@ from pathlib import Path
 import lark
 from lark import Transformer, v_args
 
-from . import ast as A
+from . import ast as A, windows
 from .errors import Diagnostic, RulesError, Span, source_line
 
 _HERE = Path(__file__).resolve().parent
@@ -311,7 +311,10 @@ class _Builder(Transformer):
         return A.ZoneRef(str(children[0]), indices, member, span=self._span(meta))
 
     def block(self, children):
-        return tuple(children)
+        out = []
+        for c in children:  # a statement that stands for several (a response window) is a tuple
+            out.extend(c) if isinstance(c, tuple) else out.append(c)
+        return tuple(out)
 
     @v_args(meta=True)
     def target(self, meta, children):
@@ -400,6 +403,11 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def choose_stmt(self, meta, children):
         return A.Choose(str(children[0]), children[1], tuple(children[2:]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def respond_stmt(self, meta, children):
+        name, var, domain, start, where, *options = children
+        return windows.expand(str(name), str(var), domain, start, where, tuple(options), self._span(meta))
 
     @v_args(meta=True, inline=True)
     def option(self, meta, name, params, where, body):
