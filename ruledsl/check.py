@@ -13,6 +13,7 @@ import attrs
 from . import ast as A
 from . import types as T
 from .assemble import Assembly, diag
+from .cardsets import SetParam
 from .declare import SEATS_OUT, Binding, Declarations, Model, VarInfo, _dim_word, _suggest
 from .errors import Diagnostic, RulesError
 from .guards import Guards
@@ -423,6 +424,11 @@ class _Checker(Declarations):
             for o in options:
                 inner = dict(scope)
                 for p in o.params:
+                    if isinstance(p, SetParam):
+                        self.error("E202", f"move `{o.name}` takes a set of cards beside other parameters",
+                                   p, "a move with `subset of` takes that one parameter only")
+                        inner[p.name] = self.bind(Binding(p.name, self.expr(p.domain, inner, pure=True)), p)
+                        continue
                     t = self.expr(p.domain, inner, pure=True)
                     elem = T.element(t)
                     if elem is None:

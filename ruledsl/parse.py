@@ -10,7 +10,7 @@ from pathlib import Path
 import lark
 from lark import Transformer, v_args
 
-from . import ast as A, windows
+from . import ast as A, cardsets, windows
 from .errors import Diagnostic, RulesError, Span, source_line
 
 _HERE = Path(__file__).resolve().parent
@@ -402,11 +402,17 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, children):
-        return A.Choose(str(children[0]), children[1], tuple(children[2:]), span=self._span(meta))
+        options = cardsets.expand_all(children[2:], children[1])
+        return A.Choose(str(children[0]), children[1], options, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def set_param(self, meta, name, domain):
+        return cardsets.SetParam(str(name), domain, span=self._span(meta))
 
     @v_args(meta=True)
     def respond_stmt(self, meta, children):
         name, var, domain, start, where, *options = children
+        options = cardsets.expand_all(options, A.Name(str(var), span=self._span(meta)))
         return windows.expand(str(name), str(var), domain, start, where, tuple(options), self._span(meta))
 
     @v_args(meta=True, inline=True)
