@@ -18,7 +18,7 @@ import click
 
 from . import __version__, load
 from . import ast as A
-from .bots import BOTS
+from .bots import BOTS, parse_bot
 from .errors import (
     Diagnostic,
     ParameterError,
@@ -154,14 +154,27 @@ def _fail_at_runtime(game, err: RulesRuntimeError, file: str, sets: tuple[str, .
     raise click.exceptions.Exit(EXIT_RULES)
 
 
+def _check_bots(ctx, param, value):
+    """Refuse a bad --bot (unknown bot or setting, bad value) as a usage error, before any game runs."""
+    specs = (value,) if isinstance(value, str) else value
+    for spec in specs:
+        try:
+            parse_bot(spec)
+        except ParameterError as err:
+            raise CliError(f"--bot {spec}: {err}") from None
+    return value
+
+
 _COMMON_OPTIONS = [
     click.option("--players", "-p", type=int, default=None,
                  help="Number of players [default: the fewest the game allows]."),
     click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the random generator."),
     click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
                  help="Set a parameter of the rules file (repeatable), e.g. --set hand_size=12."),
-    click.option("--bot", "bots", multiple=True, type=click.Choice(sorted(BOTS)),
-                 help="Bot for every seat, or repeated once per seat [default: random]."),
+    click.option("--bot", "bots", multiple=True, metavar="BOT[:KEY=VALUE,...]", callback=_check_bots,
+                 help=f"Bot for every seat, or repeated once per seat [default: random]; bots: "
+                      f"{', '.join(sorted(BOTS))}. Settings after a colon, e.g. ismcts:iterations=300 "
+                      "(see docs/bots.md)."),
     click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table."),
 ]
 
@@ -598,11 +611,11 @@ def _find_rules(path: str, log_file: str) -> str:
               help="A seat you play (repeatable) [default: seat 0]; bots play the others.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the random generator.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Set a parameter of the rules file.")
-@click.option("--bot", "bot_name", type=click.Choice(sorted(BOTS)), default="random", show_default=True,
-              help="The bot in the other seats.")
+@click.option("--bot", "bot_name", default="random", show_default=True, metavar="BOT[:KEY=VALUE,...]",
+              callback=_check_bots, help="The bot in the other seats (see docs/bots.md).")
 def play_command(file, players, seats, seed, sets, bot_name) -> None:
     """Play FILE at the terminal: you choose the moves of your seats, bots the others'."""
-    from .bots import make_bot
+    from .bots import decide, make_bot
     from .observe import move_seen
 
     game = _load_game(file, sets)
@@ -619,11 +632,11 @@ def play_command(file, players, seats, seed, sets, bot_name) -> None:
             legal = state.legal_moves()
             if player in bots:
                 bot = bots[player]
-                move = bot.choose(state.view(player) if bot.wants_view else None, legal)
+                move = decide(bot, state, player, legal)
                 before = state.clone()
                 state.apply(move)
                 # shown as the human seats may see it: a card none of them can see is a '?'
-                click.echo(f"player {player} ({bot_name}): {move_seen(before, state, move, humans)}")
+                click.echo(f"player {player} ({bot.label}): {move_seen(before, state, move, humans)}")
                 continue
             move = _ask_move(state, player, legal)
             if move is None:

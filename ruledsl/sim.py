@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 
 import attrs
 
-from .bots import Bot, make_bot
+from .bots import Bot, decide, make_bot
 from .engine import Game
 from .errors import IllegalMove, ParameterError, RulesRuntimeError
 
@@ -179,7 +179,7 @@ def play_game(game: Game, players: int | None = None, seed: int = 0,
             player = state.current_player
             legal = state.legal_moves()
             bot = seated[player]
-            move = bot.choose(state.view(player) if bot.wants_view else None, legal)
+            move = decide(bot, state, player, legal)
             if move not in legal:
                 raise IllegalMove(move, f"bot {bot!r} in seat {player} chose a move that is not legal", legal)
             state._apply(move)
@@ -191,7 +191,7 @@ def play_game(game: Game, players: int | None = None, seed: int = 0,
         players=n,
         seed=seed,
         params=dict(game.program.params),
-        bots=[b.name for b in seated],
+        bots=[b.label for b in seated],
         scores=scores,
         winners=winners,
         moves=[m.to_json() for m in state.moves],
@@ -215,7 +215,7 @@ def simulate(game: Game, games: int, players: int | None = None, seed: int = 0,
     if bots is not None and not isinstance(bots, str) and any(isinstance(b, Bot) for b in bots):
         raise ParameterError("simulate takes bots by name, so that every game gets fresh bots")
     n = game.player_count(players)
-    names = [b.name for b in _seat_bots(bots, n, seed)]
+    names = [b.label for b in _seat_bots(bots, n, seed)]
     wins = [0] * n
     score_sums = [0] * n
     total_moves = 0

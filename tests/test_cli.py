@@ -288,3 +288,33 @@ def test_python_dash_m_and_the_installed_command(files):
         assert bad.returncode == 1
         assert "Traceback" not in bad.stderr
         assert bad.stderr.splitlines()[0] == f"{files['broken']}:4:14: error: unknown name `y`"
+
+
+# ---- bots with settings
+
+
+@pytest.mark.parametrize("command", ["run", "simulate"])
+@pytest.mark.parametrize("bot, message", [
+    ("clever", "error: --bot clever: unknown bot 'clever' (bots: first, greedy, ismcts, mcts, random)"),
+    ("ismcts:iterations=0",
+     "error: --bot ismcts:iterations=0: bot 'ismcts': setting 'iterations' must be a finite number of at least 1, "
+     "not 0"),
+    ("greedy:depth=3", "error: --bot greedy:depth=3: bot 'greedy' has no setting 'depth' (its settings: samples)"),
+])
+def test_bad_bots_are_usage_errors(files, command, bot, message):
+    result = invoke(command, files["race"], "--bot", bot)
+    assert result.exit_code == 2
+    assert result.stderr == message + "\n"
+    assert result.stdout == ""
+
+
+def test_search_bots_on_the_command_line(files):
+    args = ("simulate", files["race"], "--games", 4, "--seed", 2, "--bot", "ismcts:iterations=20", "--bot", "random",
+            "--json")
+    result = invoke(*args)
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["bots"] == ["ismcts:iterations=20", "random"]
+    assert invoke(*args).stdout == result.stdout
+    result = invoke("run", files["race"], "--bot", "greedy", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["bots"] == ["greedy", "greedy"]

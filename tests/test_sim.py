@@ -76,7 +76,7 @@ def test_registry_makes_bots_by_name():
     assert set(BOTS) >= {"random", "first"}
     assert isinstance(make_bot("random", 3), RandomBot)
     assert isinstance(make_bot("first"), FirstMoveBot)
-    with pytest.raises(ruledsl.ParameterError, match=r"^unknown bot 'clever' \(bots: first, random\)$"):
+    with pytest.raises(ruledsl.ParameterError, match=r"^unknown bot 'clever' \(bots: first, greedy, ismcts, mcts, random\)$"):
         make_bot("clever")
 
 

@@ -1,0 +1,112 @@
+"""What every bot is built on: the Bot interface, its settings, and judging a position.
+
+:mod:`ruledsl.bots` (the simple bots and the registry) and
+:mod:`ruledsl.search` (the tree-search bots) both build on this module; see
+:mod:`ruledsl.bots` for how bots are made and asked.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import attrs
+
+from .engine import Move, State
+from .worlds import Knowledge
+
+
+@attrs.frozen
+class Setting:
+    """One setting a bot takes: its type (int or float), default, least allowed value and meaning."""
+
+    kind: type
+    default: float
+    least: float
+    help: str
+
+
+class Bot:
+    """The interface of every bot: ``choose(view, legal) -> Move``.
+
+    A bot with ``wants_worlds = True`` is asked ``choose(view, legal, knowledge)``
+    instead, with the :class:`~ruledsl.worlds.Knowledge` of its player.
+    """
+
+    #: The name the bot is registered under.
+    name = "bot"
+    #: Whether :meth:`choose` reads the view; if not, the driver passes None.
+    wants_view = False
+    #: Whether :meth:`choose` takes a third argument, the player's Knowledge.
+    wants_worlds = False
+    #: The settings the bot takes (name -> Setting), given as ``name:key=value,...``.
+    settings: dict = {}
+
+    def choose(self, view: dict | None, legal: Sequence[Move]) -> Move:
+        raise NotImplementedError
+
+    @property
+    def label(self) -> str:
+        """The bot as it was asked for: its name and the settings given (e.g. ``ismcts:iterations=50``)."""
+        given = getattr(self, "given", {})
+        if not given:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in given.items())
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
+def decide(bot: Bot, state: State, player: int, legal: Sequence[Move]) -> Move:
+    """Ask ``bot`` for the move of ``player`` in ``state``, showing it only what the player may know."""
+    view = state.view(player) if bot.wants_view else None
+    if bot.wants_worlds:
+        return bot.choose(view, legal, Knowledge(state, player))
+    return bot.choose(view, legal)
+
+
+# ---- judging a position by the rules' own score and winner order
+
+
+def ranking_keys(state: State) -> list[tuple]:
+    """Each player's values of the ``winner`` keys, turned so that larger is better."""
+    keys = state.program.winner_keys
+    return [tuple(fn(state, p) if highest else -fn(state, p) for fn, highest in keys) for p in range(state.n)]
+
+
+def standing(state: State, player: int) -> tuple:
+    """How far ``player`` leads (or trails) the best other player on each ``winner`` key, larger is better."""
+    keys = ranking_keys(state)
+    mine = keys[player]
+    others = [k for p, k in enumerate(keys) if p != player]
+    if not others:
+        return mine
+    return tuple(mine[i] - max(k[i] for k in others) for i in range(len(mine)))
+
+
+def rewards(state: State) -> list[float]:
+    """What a position is worth to each player, from 0 to 1.
+
+    A finished game: 1 for a sole winner, shared equally by tied winners, 0
+    for the others. A game not finished (or stopped at its move bound): the
+    share of the other players each one is ahead of by the ``winner`` order
+    (a tie counts half).
+    """
+    n = state.n
+    if state.over and not state.finding:
+        winners = state.winners
+        share = 1.0 / len(winners)
+        out = [0.0] * n
+        for w in winners:
+            out[w] = share
+        return out
+    if n == 1:
+        return [0.5]
+    keys = ranking_keys(state)
+    out = []
+    for p in range(n):
+        ahead = 0.0
+        for q in range(n):
+            if q != p:
+                ahead += 1.0 if keys[p] > keys[q] else 0.5 if keys[p] == keys[q] else 0.0
+        out.append(ahead / (n - 1))
+    return out

@@ -1,0 +1,175 @@
+"""Sampled worlds: a player's hidden cards dealt again, everything the player sees kept in place."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ruledsl
+from ruledsl.worlds import Knowledge, back_groups, canonical, determinize, hidden_positions
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+FILES = {  # tramwaje reveals a hand to one player for a while
+    "trolley": (GAMES / "trolley_car.rules", {"single_round": True}),
+    "highlow": (GAMES / "tutorial_highlow.rules", {}),
+    # the drafts may move up to games/ once they are finished
+    "trambahn": (next(p for p in (GAMES / "trambahn.rules", GAMES / "drafts" / "trambahn.rules") if p.exists()), {}),
+    "tramwaje": (next(p for p in (GAMES / "tramwaje.rules", GAMES / "drafts" / "tramwaje.rules") if p.exists()), {}),
+}
+
+
+@lru_cache(maxsize=None)
+def game(name: str) -> ruledsl.Game:
+    path, params = FILES[name]
+    return ruledsl.load(path, params=params)
+
+
+def position(name: str, seed: int, moves: int):
+    """A game after up to ``moves`` random moves (fewer if it ends)."""
+    g = game(name)
+    s = g.new_game(g.program.min_players, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if s.is_over:
+            break
+        legal = s.legal_moves()
+        s._apply(legal[rng.randrange(len(legal))])
+    return s
+
+
+def visible_places(s, player):
+    """Every card the player sees, with where it lies: (card, zone id or -1 - place, index)."""
+    out = set()
+    for z in s.program.zones:
+        if z.places:
+            for q in z.places:
+                c = s.places[q]
+                if c >= 0 and s.card_visible(player, c):
+                    out.add((c, -1 - q, 0))
+        else:
+            for i, c in enumerate(s.zones[z.zid]):
+                if s.card_visible(player, c):
+                    out.add((c, z.zid, i))
+    return out
+
+
+def assert_agrees(real, world, player):
+    p = real.program
+    # every visible card stays where it was, and nothing else becomes visible there
+    assert visible_places(world, player) == visible_places(real, player)
+    # zone sizes and taken slots are kept
+    assert [len(z) for z in world.zones] == [len(z) for z in real.zones]
+    assert [c >= 0 for c in world.places] == [c >= 0 for c in real.places]
+    # conservation: every card in exactly one place, and loc agrees with the zones
+    where = world.card_locations()
+    assert all(len(places) == 1 for places in where.values()), where
+    for zid, cards in enumerate(world.zones):
+        assert all(world.loc[c] == zid for c in cards)
+    for q, c in enumerate(world.places):
+        if c >= 0:
+            assert world.loc[c] == -1 - q
+    # a hidden card trades places only within its back group
+    groups = back_groups(p)
+    for zid, i in hidden_positions(real, player):
+        before = real.zones[zid][i] if zid >= 0 else real.places[-1 - zid]
+        after = world.zones[zid][i] if zid >= 0 else world.places[-1 - zid]
+        assert groups[before] == groups[after]
+    # the player cannot tell the world from the real game
+    assert world.view(player) == real.view(player)
+    if real.current_player == player:
+        assert world.legal_moves() == real.legal_moves()
+    # and the world holds no trace of the real game's generator
+    assert world.seed == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(sorted(FILES)), seed=st.integers(0, 10_000), moves=st.integers(0, 120),
+       observer=st.integers(0, 1), draw=st.integers(0, 2**32))
+def test_a_sampled_world_keeps_what_the_player_sees(name, seed, moves, observer, draw):
+    real = position(name, seed, moves)
+    before = real.clone()
+    world = determinize(real, observer, random.Random(draw))
+    assert real == before  # the real state is not touched
+    assert_agrees(real, world, observer)
+
+
+@settings(max_examples=15, deadline=None)
+@given(name=st.sampled_from(sorted(FILES)), seed=st.integers(0, 10_000), moves=st.integers(0, 60),
+       draw=st.integers(0, 2**32))
+def test_a_sampled_world_plays_on(name, seed, moves, draw):
+    """The flow goes on in a world: random moves from it never break a rule."""
+    real = position(name, seed, moves)
+    if real.is_over:
+        return
+    world = determinize(real, real.current_player, random.Random(draw))
+    rng = random.Random(draw)
+    for _ in range(150):
+        if world.is_over:
+            break
+        legal = world.legal_moves()
+        world._apply(legal[rng.randrange(len(legal))])
+        assert all(len(places) == 1 for places in world.card_locations().values())
+
+
+def test_worlds_really_differ_in_the_hidden_cards():
+    real = position("trolley", 3, 10)
+    player = real.current_player
+    worlds = [determinize(real, player, random.Random(i)) for i in range(5)]
+    deck = real.zone_id("deck")
+    assert len({tuple(w.zones[deck]) for w in worlds}) == 5
+    assert all(Counter(w.zones[deck] + w.zones[real.zone_id(f"hand[{1 - player}]")])
+               == Counter(real.zones[deck] + real.zones[real.zone_id(f"hand[{1 - player}]")]) for w in worlds)
+
+
+def test_the_same_generator_gives_the_same_world():
+    real = position("highlow", 5, 4)
+    a = determinize(real, 0, random.Random(9))
+    b = determinize(real, 0, random.Random(9))
+    assert a == b
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=st.sampled_from(sorted(FILES)), seed=st.integers(0, 10_000), moves=st.integers(0, 80),
+       draw=st.integers(0, 2**32))
+def test_knowledge_does_not_depend_on_the_hidden_cards(name, seed, moves, draw):
+    """Two games that differ only in cards a player cannot see give that player equal Knowledge."""
+    real = position(name, seed, moves)
+    player = max(real.current_player, 0)
+    other = determinize(real, player, random.Random(draw))  # the same for the player, hidden cards moved
+    assert canonical(real, player) == canonical(other, player)
+    assert Knowledge(real, player).world == Knowledge(other, player).world
+    assert Knowledge(real, player).view() == real.view(player)
+
+
+def test_a_card_variable_follows_its_place():
+    """A variable naming a hidden card names the card that now lies where it lay."""
+    g = ruledsl.loads(
+        """
+game "Peek"
+players 2..2
+cards 10 * plain in deck
+kind plain { show "x" }
+zone deck: pile hidden
+zone hand[player]: row owner
+var chosen: card
+flow {
+  deal 3 from deck into hand[1]
+  chosen = top(hand[1])
+  choose turn by 0 { move go {} }
+}
+define score(p) = 0
+winner(p): highest score(p)
+""",
+        "peek.rules",
+    )
+    real = g.new_game(2, 1)
+    hand = real.zone_id("hand[1]")
+    assert real.get_var("chosen") == real.zones[hand][-1]
+    for i in range(10):
+        world = determinize(real, 0, random.Random(i))
+        assert world.get_var("chosen") == world.zones[hand][-1]
