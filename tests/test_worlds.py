@@ -17,9 +17,8 @@ GAMES = Path(__file__).resolve().parent.parent / "games"
 FILES = {  # tramwaje reveals a hand to one player for a while
     "trolley": (GAMES / "trolley_car.rules", {"single_round": True}),
     "highlow": (GAMES / "tutorial_highlow.rules", {}),
-    # the drafts may move up to games/ once they are finished
-    "trambahn": (next(p for p in (GAMES / "trambahn.rules", GAMES / "drafts" / "trambahn.rules") if p.exists()), {}),
-    "tramwaje": (next(p for p in (GAMES / "tramwaje.rules", GAMES / "drafts" / "tramwaje.rules") if p.exists()), {}),
+    "trambahn": (GAMES / "trambahn.rules", {}),
+    "tramwaje": (GAMES / "tramwaje.rules", {"max_rounds": 3}),
 }
 
 
