@@ -62,3 +62,11 @@ def test_the_condition_must_be_true_or_false():
     with pytest.raises(RulesError) as e:
         ruledsl.loads(RACE.replace("winner(p) when finished", "winner(p) when turns_left"), "race.rules")
     assert "winner's condition" in str(e.value)
+
+
+def test_bots_score_a_game_without_winners_as_nobody_winning():
+    from ruledsl.botbase import rewards
+
+    s = play(["rest", "step"] * 4, goal=5)
+    assert rewards(s) == [0.0, 0.0]
+    assert rewards(play(["step", "rest"] * 2 + ["step"])) == [1.0, 0.0]
