@@ -571,6 +571,7 @@ class WinnerDef(Decl):
     var: str
     keys: tuple
     name: str = "winner"
+    when: object = None  # Expr or None: without it the game has no winners
 
 
 @node

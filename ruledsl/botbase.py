@@ -114,13 +114,15 @@ def rewards(state: State) -> list[float]:
     """What a position is worth to each player, from 0 to 1.
 
     A finished game: 1 for a sole winner, shared equally by tied winners, 0
-    for the others. A game not finished (or stopped at its move bound): the
+    for the others; 0 for all when the game ended with no winners. A game not finished (or stopped at its move bound): the
     share of the other players each one is ahead of by the ``winner`` order
     (a tie counts half).
     """
     n = state.n
     if state.over and not state.finding:
         winners = state.winners
+        if not winners:  # a game over with no winners (`winner(p) when ...` did not hold): nobody won
+            return [0.0] * n
         share = 1.0 / len(winners)
         out = [0.0] * n
         for w in winners:

@@ -14,6 +14,7 @@ from . import ast as A
 from . import showing
 from . import types as T
 from .assemble import Assembly, diag
+from .cardsets import SetParam
 from .declare import SEATS_OUT, Binding, Declarations, Model, VarInfo, _dim_word, _suggest
 from .errors import Diagnostic, RulesError
 from .guards import Guards
@@ -136,6 +137,9 @@ class _Checker(Declarations):
             scope = {m.winner.var: self.bind(Binding(m.winner.var, T.PLAYER), m.winner)}
             for key in m.winner.keys:
                 self._key(self.expr(key.expr, scope, pure=True), key.expr, "a winner's order")
+            if m.winner.when is not None:
+                self.expect(self.expr(m.winner.when, {}, pure=True), T.BOOL, m.winner.when,
+                            "a winner's condition")
         if "score" in m.defines and len(m.defines["score"].params) != 1:
             self.error("E203", "`score` takes one parameter, the player", m.defines["score"])
         if m.flow is not None:
@@ -423,6 +427,17 @@ class _Checker(Declarations):
             for o in options:
                 inner = dict(scope)
                 for p in o.params:
+                    if isinstance(p, SetParam) and s.each is not None:
+                        self.error("E206", f"move `{o.name}` of `choose {s.name} by each ...` takes a set of cards",
+                                   p, "a set is built in several steps, which players choosing together in "
+                                   "secret cannot take: choose its cards one by one, or use `choose ... by p`")
+                        inner[p.name] = self.bind(Binding(p.name, self.expr(p.domain, inner, pure=True)), p)
+                        continue
+                    if isinstance(p, SetParam):
+                        self.error("E202", f"move `{o.name}` takes a set of cards beside other parameters",
+                                   p, "a move with `subset of` takes that one parameter only")
+                        inner[p.name] = self.bind(Binding(p.name, self.expr(p.domain, inner, pure=True)), p)
+                        continue
                     t = self.expr(p.domain, inner, pure=True)
                     elem = T.element(t)
                     if elem is None:

@@ -104,6 +104,7 @@ class Program:
     card_slots: frozenset = frozenset()  # variable slots that hold a card
     var_exists: dict = attrs.Factory(dict)  # variable slot of a growing family's member -> its open flag's slot
     flag_slots: frozenset = frozenset()  # the open flags themselves (not shown as variables)
+    winner_when: object = None  # fn(state, locals) -> bool: the game has winners only when it holds
     kind_has: dict = attrs.Factory(dict)  # attribute -> per card id, whether its kind has it
     member_inits: dict = attrs.Factory(dict)  # growing family -> [(variable base, first-value fn)]
     card_locals: frozenset = frozenset()  # local slots that hold a card (or none)
@@ -186,6 +187,7 @@ class _Compiler(Layout, Loops):
             var_families=self.var_families, local_count=self.local_count, code=self.code,
             choices=self.choices, triggers=triggers, invariants=invariants, score=score,
             winner_keys=keys, source=m.texts,
+            winner_when=self.expr(m.winner.when)[0] if m.winner is not None and m.winner.when is not None else None,
             enums={name: list(e.values) for name, e in m.enums.items()},
             trigger_mask=self._trigger_mask(),
             card_slots=frozenset(base + i for name, (base, sizes, _) in self.var_families.items()

@@ -191,6 +191,9 @@ class State:
         """The players ranked first by the rules' ``winner`` order (ties share it); [] if stopped early."""
         if not self.over or self.finding:
             return []
+        when = self.program.winner_when
+        if when is not None and not when(self, list(self.locals)):
+            return []
         keys = []
         for i in range(self.n):
             key = []

@@ -10,7 +10,7 @@ from pathlib import Path
 import lark
 from lark import Transformer, v_args
 
-from . import ast as A
+from . import ast as A, cardsets, windows
 from .errors import Diagnostic, RulesError, Span, source_line
 
 _HERE = Path(__file__).resolve().parent
@@ -313,7 +313,10 @@ class _Builder(Transformer):
         return A.ZoneRef(str(children[0]), indices, member, span=self._span(meta))
 
     def block(self, children):
-        return tuple(children)
+        out = []
+        for c in children:  # a statement that stands for several (a response window) is a tuple
+            out.extend(c) if isinstance(c, tuple) else out.append(c)
+        return tuple(out)
 
     @v_args(meta=True)
     def target(self, meta, children):
@@ -401,7 +404,18 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, children):
-        return A.Choose(str(children[0]), children[1], tuple(children[2:]), span=self._span(meta))
+        options = cardsets.expand_all(children[2:], children[1])
+        return A.Choose(str(children[0]), children[1], options, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def set_param(self, meta, name, domain):
+        return cardsets.SetParam(str(name), domain, span=self._span(meta))
+
+    @v_args(meta=True)
+    def respond_stmt(self, meta, children):
+        name, var, domain, start, where, *options = children
+        options = cardsets.expand_all(options, A.Name(str(var), span=self._span(meta)))
+        return windows.expand(str(name), str(var), domain, start, where, tuple(options), self._span(meta))
 
     @v_args(meta=True)
     def choose_each(self, meta, children):
@@ -640,7 +654,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def winner_def(self, meta, children):
-        return A.WinnerDef(str(children[0]), tuple(children[1:]), span=self._span(meta))
+        return A.WinnerDef(str(children[0]), tuple(children[2:]), when=children[1], span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def order_key(self, meta, order, expr):

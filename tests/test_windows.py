@@ -1,0 +1,72 @@
+"""Response windows (`respond NAME by p in DOMAIN ... { move ... }`): who is asked, in what order,
+when the window closes, and that it passes the checker's and verify's rules like any loop."""
+
+import textwrap
+
+import pytest
+
+import ruledsl
+from ruledsl import RulesError
+from ruledsl.verify import verify
+
+CLAIMS = textwrap.dedent("""\
+    game "Claims"
+    players 2..4
+    kind card { rank: 1..6  show "R{rank}" }
+    cards 4 * card(rank: each) in deck
+    zone deck: pile hidden
+    zone hand[player]: row owner
+    zone pot: row public
+    var claimed[player]: int = 0
+    flow {
+      shuffle deck
+      for p in players { deal 2 from deck into hand[p] }
+      turns from 0 until empty(hand[current]) {
+        choose turn by current {
+          move lay(c in hand[current]) { put c into pot }
+        }
+        respond claims by p in players where p != current {
+          move claim where not empty(pot) and claimed[p] < 2 {
+            put top(pot) into hand[p]
+            claimed[p] += 1
+          }
+        }
+      }
+    }
+    """)
+
+
+def game():
+    return ruledsl.loads(CLAIMS, "claims.rules")
+
+
+def test_the_others_are_asked_in_seat_order_and_all_must_pass_in_a_row():
+    s = game().new_game(players=3, seed=1)
+    assert s.current_player == 0 and s.decision == "turn"
+    s.apply(s.legal_moves()[0])
+    # the window: player 1, then player 2; the current player stays 0
+    assert (s.current_player, s.decision, s.current) == (1, "claims", 0)
+    assert [m.name for m in s.legal_moves()] == ["claim", "pass"]
+    s.apply(ruledsl.Move("pass", ()))
+    assert s.current_player == 2
+    s.apply(ruledsl.Move("claim", ()))
+    # a claim starts the count again: player 0 is not asked, player 1 is asked again
+    assert (s.current_player, s.decision) == (1, "claims")
+    assert [m.name for m in s.legal_moves()] == ["pass"]  # the pot is empty: only pass, but still asked
+    s.apply(ruledsl.Move("pass", ()))
+    assert (s.current_player, s.decision) == (2, "claims")
+    s.apply(ruledsl.Move("pass", ()))
+    # every asked player passed in a row: the window is closed, the next turn begins
+    assert (s.current_player, s.decision) == (1, "turn")
+
+
+def test_a_window_keeps_verify_green():
+    report = verify(game(), players=[2, 3], examples=3, shrink_seconds=0)
+    assert report.ok, report
+
+
+def test_a_window_cannot_name_a_move_pass():
+    text = CLAIMS.replace("move claim where", "move pass where")
+    with pytest.raises(RulesError) as e:
+        ruledsl.loads(text, "claims.rules")
+    assert "pass" in str(e.value)
