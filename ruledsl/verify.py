@@ -99,21 +99,25 @@ def checks_of(game: Game) -> list:
 # ---------------------------------------------------------------- the checks
 
 
-def check_state(s: State) -> None:
-    """The checks that look at one state."""
-    locations = s.card_locations()
-    for card, where in locations.items():
-        if len(where) != 1:
-            place = "no zone" if not where else " and ".join(where)
-            raise Broken("conservation", f"card {card} ({s.card_label(card)}) is in {place}")
+def _check_rules(s: State, conservation: bool) -> None:
+    """Card conservation (if asked), a decision with moves exactly while the game goes on, the invariants."""
+    if conservation:
+        for card, where in s.card_locations().items():
+            if len(where) != 1:
+                place = "no zone" if not where else " and ".join(where)
+                raise Broken("conservation", f"card {card} ({s.card_label(card)}) is in {place}")
     legal = s.legal_moves()
     if s.is_over and legal:
         raise Broken("decisions", f"the game is over but {len(legal)} moves are listed")
     if not s.is_over and not legal:
         raise Broken("decisions", f"player {s.current_player} must decide `{s.decision}` but no move is listed")
     for problem in s.broken_invariants():
-        name = problem.split("`")[1]
-        raise Broken(f"invariant {name}", problem)
+        raise Broken(f"invariant {problem.split('`')[1]}", problem)
+
+
+def check_state(s: State) -> None:
+    """The checks that look at one state."""
+    _check_rules(s, conservation=True)
     c = s.clone()
     if c != s:
         raise Broken("save and clone", "a clone differs from its original")
@@ -431,18 +435,7 @@ def play_checked(game: Game, players: int, seed: int, choose, on_step=None, dead
 
 def check_light(s: State, conservation: bool = False) -> None:
     """The cheap checks, for the moves of a long game between the full ones."""
-    if conservation:
-        for card, where in s.card_locations().items():
-            if len(where) != 1:
-                place = "no zone" if not where else " and ".join(where)
-                raise Broken("conservation", f"card {card} ({s.card_label(card)}) is in {place}")
-    legal = s.legal_moves()
-    if s.is_over and legal:
-        raise Broken("decisions", f"the game is over but {len(legal)} moves are listed")
-    if not s.is_over and not legal:
-        raise Broken("decisions", f"player {s.current_player} must decide `{s.decision}` but no move is listed")
-    for problem in s.broken_invariants():
-        raise Broken(f"invariant {problem.split('`')[1]}", problem)
+    _check_rules(s, conservation)
     if s.is_over:
         check_state(s)
 
