@@ -6,7 +6,9 @@ the grammar text, the parser options and the Lark and Python versions, so a chan
 (or another version) gets its own file and an old one is never used for it. The files go to
 ``$RULEDSL_CACHE_DIR``, else ``$XDG_CACHE_HOME/ruledsl``, else ``~/.cache/ruledsl``. When that
 directory cannot be made or written, or a cache file is unreadable, the parser is simply built.
-Set ``RULEDSL_CACHE_DIR`` to an empty string to turn the cache off.
+Set ``RULEDSL_CACHE_DIR`` to an empty string to turn the cache off. Each time a parser is
+saved, only the ``KEEP`` most recently used builds stay (several checkouts or versions may share
+the directory); older ones are deleted, so the directory never grows without bound.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 import lark
 
 OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
+KEEP = 8  # builds kept in the cache directory: a few checkouts or versions side by side
 
 
 def cache_dir() -> Path | None:
@@ -44,7 +47,9 @@ def build(grammar: str) -> lark.Lark:
     path = cache_file(grammar, directory)
     try:
         with open(path, "rb") as f:
-            return lark.Lark.load(f)
+            parser = lark.Lark.load(f)
+        os.utime(path)  # used now: the pruning below keeps the builds in use
+        return parser
     except Exception:  # missing, unreadable or corrupt: build it (and save it again)
         pass
     parser = lark.Lark(grammar, **OPTIONS)
@@ -55,6 +60,18 @@ def build(grammar: str) -> lark.Lark:
         with open(partial, "wb") as f:
             parser.save(f)
         os.replace(partial, path)
+        prune(directory)
     except Exception:  # a cache that cannot be written is no reason to fail
         pass
     return parser
+
+
+def prune(directory: Path, keep: int | None = None) -> None:
+    """Delete all but the ``keep`` (default ``KEEP``) most recently used builds in ``directory``."""
+    keep = KEEP if keep is None else keep
+    builds = sorted(directory.glob("grammar-*.lark-cache"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in builds[keep:]:
+        try:
+            old.unlink()
+        except OSError:  # another process got there first, or it is not ours to delete
+            pass

@@ -72,3 +72,18 @@ def test_the_rules_parser_uses_the_cache(tmp_path, monkeypatch):
         assert grammar_cache.cache_file(grammar, tmp_path).exists()
     finally:
         parse.parser.cache_clear()
+
+
+def test_old_builds_are_pruned_and_the_one_in_use_is_kept(tmp_path, monkeypatch):
+    import os
+    monkeypatch.setenv("RULEDSL_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(grammar_cache, "KEEP", 2)
+    grammars = [GRAMMAR.replace("[a-z]", f"[a-z{digit}]") for digit in "123"]
+    for age, grammar in enumerate(grammars[:2]):
+        grammar_cache.build(grammar)
+        path = grammar_cache.cache_file(grammar, tmp_path)
+        os.utime(path, (1000 + age, 1000 + age))  # the first is the oldest
+    grammar_cache.build(grammars[0])  # loading it marks it as used now
+    grammar_cache.build(grammars[2])  # a third build: only two stay
+    kept = {p.name for p in tmp_path.iterdir()}
+    assert kept == {grammar_cache.cache_file(g, tmp_path).name for g in (grammars[0], grammars[2])}
