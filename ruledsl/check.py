@@ -428,10 +428,11 @@ class _Checker(Declarations):
             for o in options:
                 inner = dict(scope)
                 for p in o.params:
-                    if isinstance(p, SetParam) and s.each is not None:
-                        self.error("E206", f"move `{o.name}` of `choose {s.name} by each ...` takes a set of cards",
-                                   p, "a set is built in several steps, which players choosing together in "
-                                   "secret cannot take: choose its cards one by one, or use `choose ... by p`")
+                    if isinstance(p, SetParam) and s.each is not None and len(o.params) == 1:
+                        self.error("E206", f"move `{o.name}` of `choose {s.name} by each ...` takes a set of cards "
+                                           "but says not when the set is complete", p,
+                                   f"a set chosen together is complete as soon as its condition holds: "
+                                   f"write one, as in move {o.name}({p.name} subset of ...) where size({p.name}) >= 3")
                         inner[p.name] = self.bind(Binding(p.name, self.expr(p.domain, inner, pure=True)), p)
                         continue
                     if isinstance(p, SetParam):

@@ -47,7 +47,7 @@ class Choice:
     span: Span
     secret: bool = False  # one of the hidden commitments of `choose NAME by each p in DOMAIN`
     together: object = None  # for a secret choice: fn(L) -> (the choosers, how many have chosen)
-    rewind: object = None  # for a secret choice: fn(L) forgets the choices made, back to the first chooser
+    rewind: object = None  # for a secret choice: fn(state) forgets the choices made, back to the first chooser
 
 
 @attrs.define(eq=False)

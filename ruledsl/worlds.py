@@ -167,32 +167,43 @@ def canonical(state: State, player: int) -> State:
 
 
 def _unmake_secrets(world: State, player: int) -> list:
-    """If players are choosing together in secret and some have chosen, forget their choices: the
-    world goes back to the first chooser. Returns what to choose again: ``[(chooser, move or None)]``,
-    the move kept for ``player``'s own choice, None for another's (to be drawn at random)."""
+    """If players are choosing together in secret and some have chosen (or are building a set), forget
+    their choices: the world goes back to the first chooser. Returns what to choose again:
+    ``[(chooser, moves or None)]``, the moves kept for ``player``'s own choice, None for another's (to be
+    drawn at random)."""
     if world.over or world.choice < 0:
         return []
     choice = world.program.choices[world.choice]
-    if choice.rewind is None:
+    together = choice.together
+    if choice.rewind is None or together is None:
         return []
-    choosers, done = choice.together(world.locals)
-    if done == 0:
+    made = together.made(world)
+    if not made:
         return []
-    made = world.moves[len(world.moves) - done:]
-    redo = [(q, m if q == player else None) for q, m in zip(choosers[:done], made)]
-    choice.rewind(world.locals)
-    world.moves = world.moves[:len(world.moves) - done]
-    world.actor = choice.actor(world, world.locals)
+    choosers, _ = together(world.locals)
+    redo = [(q, list(ms) if q == player else None) for q, ms in zip(choosers, made)]
+    together.rewind(world)
+    world.actor = world.program.choices[world.choice].actor(world, world.locals)
     world._legal = None
     return redo
 
 
 def _choose_again(world: State, redo: list, rng: random.Random) -> None:
     """Make the secret choices forgotten by :func:`_unmake_secrets` again: the player's own as it was,
-    the others' at random among their legal moves."""
-    for q, m in redo:
-        legal = world.legal_moves()
-        world.apply(m if m is not None and m in legal else rng.choice(legal))
+    the others' at random among their legal moves (a set: card by card, until it is complete)."""
+    if not redo:
+        return
+    together = world.program.choices[world.choice].together
+    for i, (q, ms) in enumerate(redo):
+        if ms is not None:
+            for m in ms:
+                legal = world.legal_moves()
+                world.apply(m if m in legal else rng.choice(legal))
+            continue
+        while True:
+            world.apply(rng.choice(world.legal_moves()))
+            if world.over or together(world.locals)[1] != i or len(together.made(world)) != i + 1:
+                break
 
 
 def _plan(state: State, player: int) -> list[tuple[list, list]]:
