@@ -26,7 +26,8 @@ while everything the player can see stays exactly where it is.
 While players choose together in secret (``choose NAME by each p in ...``),
 a world forgets the choices the *other* players already made and makes them
 again at random among their legal moves (the player's own choice is kept), so
-a search bot deciding in a secret choice never sees others' pending choices.
+a search bot deciding in a secret choice never sees others' pending choices. A
+set of cards chosen together is forgotten and drawn again card by card.
 
 A hidden card only trades places with hidden cards of its *back group*: the
 cards whose kinds start the game together in one zone (``cards ... in
