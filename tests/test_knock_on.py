@@ -45,6 +45,10 @@ CASES = {
     "move parameter": (turn("      move a(c in hnd[current]) where c.rank > 3 and c.suit == hearts {\n"
                             "        put c into table[current]\n        total[current] += c.rank\n      }"),
                        (12, 19), "unknown zone or variable `hnd`"),
+    # an unknown parameter as the end of a move parameter's range: the number is used after it
+    "move parameter range": (turn("      move take(n in 1..most) where n <= size(hand[current]) {\n"
+                                  "        total[current] += n * 2\n      }"),
+                             (12, 25), "unknown name `most`"),
     # a define misspelt where it is declared, used correctly in three places
     "misspelt define": ("define can_ply(p) = any(each c in hand[p] where c.rank > 3)\n"
                         + turn("      move a where can_play(current) { total[current] += 1 }\n"
