@@ -15,7 +15,7 @@ from . import showing
 from . import types as T
 from .assemble import Assembly, diag
 from .cardsets import SetParam
-from .declare import SEATS_OUT, Binding, Declarations, Model, VarInfo, _dim_word, _suggest
+from .declare import BAD_DIM, SEATS_OUT, Binding, Declarations, Model, VarInfo, _dim_word, _suggest
 from .errors import Diagnostic, RulesError
 from .guards import Guards
 from .parse import keywords
@@ -29,7 +29,8 @@ def check(assembly: Assembly, params: dict | None = None) -> Model:
         # one report per problem: a part read from several places (a parameter used as the size of
         # several indices) is checked each time, but its error is told once
         unique = {(d.code, d.file, d.line, d.column, d.message): d for d in checker.errors}
-        raise RulesError(sorted(unique.values(), key=lambda d: (d.file, d.line, d.column)))
+        found = sorted(unique.values(), key=lambda d: (d.file, d.line, d.column))
+        raise RulesError(_once_per_name(found))
     return model
 
 
@@ -427,10 +428,11 @@ class _Checker(Declarations):
             for o in options:
                 inner = dict(scope)
                 for p in o.params:
-                    if isinstance(p, SetParam) and s.each is not None:
-                        self.error("E206", f"move `{o.name}` of `choose {s.name} by each ...` takes a set of cards",
-                                   p, "a set is built in several steps, which players choosing together in "
-                                   "secret cannot take: choose its cards one by one, or use `choose ... by p`")
+                    if isinstance(p, SetParam) and s.each is not None and len(o.params) == 1:
+                        self.error("E206", f"move `{o.name}` of `choose {s.name} by each ...` takes a set of cards "
+                                           "but says not when the set is complete", p,
+                                   f"a set chosen together is complete as soon as its condition holds: "
+                                   f"write one, as in move {o.name}({p.name} subset of ...) where size({p.name}) >= 3")
                         inner[p.name] = self.bind(Binding(p.name, self.expr(p.domain, inner, pure=True)), p)
                         continue
                     if isinstance(p, SetParam):
@@ -541,6 +543,8 @@ class _Checker(Declarations):
         for dim, expr in zip(dims, given):
             t = self.expr(expr, scope)
             want = {"player": T.PLAYER, "card": T.CARD}.get(dim[0]) or (T.enum(dim[1]) if dim[0] == "enum" else T.INT)
+            if dim == BAD_DIM:
+                want = T.ANY  # the declaration's index was reported: any index is taken here
             self.expect(t, want, expr, f"the index of `{name}`")
             if dim[0] == "grow" and _is_constant(expr, self.model):
                 value = self._const(expr)
@@ -715,6 +719,7 @@ class _Checker(Declarations):
                 self.error("E202", f"`{e.func}` compares numbers; to pick the {T.describe(t)[2:]} whose value is "
                                    f"{order}, use `best`", e.expr,
                            f"write best {e.var} in ... by {'' if e.func == 'max' else 'lowest '}VALUE")
+                return T.ANY  # what the designer meant is a player or a card, not a number
             else:
                 self.expect(t, T.INT, e.expr, what)
             return T.KEY if e.func == "list" else T.INT
@@ -742,6 +747,7 @@ class _Checker(Declarations):
                 b = self.expr(e.otherwise, scope, pure, static)
             if not (T.fits(a, b) or T.fits(b, a)):
                 self.error("E202", f"both branches should give the same type: {T.describe(a)} and {T.describe(b)}", e)
+                return T.ANY
             return b if a in (T.NONE, T.ANY) else a
         if isinstance(e, A.BinOp):
             lt = self.expr(e.left, scope, pure, static)
@@ -750,6 +756,7 @@ class _Checker(Declarations):
             result, problem = T.binop(e.op, lt, rt)
             if problem:
                 self.error("E202", problem, e)
+                return T.ANY  # reported: what is built on it is not reported again
             return result
         if isinstance(e, A.Not):
             self.expect(self.expr(e.operand, scope, pure, static), T.BOOL, e.operand, "`not`'s operand")
@@ -888,6 +895,31 @@ class _Checker(Declarations):
                 self.error("E202", f"`{e.name}` needs {' or '.join(T.describe(w) for w in allowed)} here, "
                                    f"not {T.describe(t)}", a)
         return result
+
+
+def _once_per_name(found: list) -> list:
+    """An unknown name (a misspelling, a define spelt one way where it is declared and another where it is
+    used) is told once, where it is first used, with the other places in the hint: one cause, one error."""
+    first: dict = {}
+    later: dict = {}
+    for d in found:
+        if d.code in ("E200", "E201"):
+            key = (d.code, d.message)
+            if key in first:
+                later.setdefault(key, []).append(d)
+                continue
+            first[key] = d
+    out = []
+    for d in found:
+        key = (d.code, d.message)
+        if d.code in ("E200", "E201") and first.get(key) is not d:
+            continue
+        if key in later:
+            places = [f"{o.line}:{o.column}" if o.file == d.file else str(o.span) for o in later[key]]
+            also = "also used at " + (", ".join(places[:-1]) + " and " if len(places) > 1 else "") + places[-1]
+            d = attrs.evolve(d, hint=f"{d.hint} ({also})" if d.hint else also)
+        out.append(d)
+    return out
 
 
 def _at_random(s) -> bool:

@@ -47,7 +47,7 @@ class Choice:
     span: Span
     secret: bool = False  # one of the hidden commitments of `choose NAME by each p in DOMAIN`
     together: object = None  # for a secret choice: fn(L) -> (the choosers, how many have chosen)
-    rewind: object = None  # for a secret choice: fn(L) forgets the choices made, back to the first chooser
+    rewind: object = None  # for a secret choice: fn(state) forgets the choices made, back to the first chooser
 
 
 @attrs.define(eq=False)
@@ -111,6 +111,7 @@ class Program:
     card_list_locals: frozenset = frozenset()  # local slots that hold a list of cards (loops' lists too)
     attr_types: dict = attrs.Factory(dict)  # card attribute -> its type (for showing what a player knows)
     var_visibility: dict = attrs.Factory(dict)  # variable name -> owner or hidden (public ones are left out)
+    compiler: object = attrs.field(default=None, repr=False)  # what built it: evaluate.py compiles defines with it
 
 
 def compile_model(model: Model) -> Program:
@@ -199,6 +200,7 @@ class _Compiler(Layout, Loops):
             kind_has=self.kind_has, member_inits=self._member_inits(),
             card_locals=frozenset(self._typed_locals(T.CARD)),
             card_list_locals=frozenset(self.card_list_slots | self._typed_locals(T.CARDS)),
+            compiler=self,
         )
 
     def _member_inits(self) -> dict:

@@ -26,6 +26,8 @@ VAR_TYPES = ("int", "bool", "player", "card")
 VAR_VISIBILITIES = ("public", "owner", "hidden")
 DEFAULT_LIMIT = 10000
 MAX_INDEX_SIZE = 1000  # the most values one index range may have
+# the index of a declaration whose index was reported as wrong: any index is taken where it is used
+BAD_DIM = ("range", 0, 0, "error")
 DEFAULT_MEMBERS = 32  # the most members a growing family has at once, unless max_members(N) says
 ZONE_EXTRAS = ("max_members",)
 
@@ -334,7 +336,7 @@ class Declarations:
         if total > most:
             self.error("E205", f"{what} `{item.name}` has {total:,} entries, more than ruledsl allows "
                                f"(at most {most:,})", item, "make its index ranges smaller")
-            dims[:] = [("range", 0, 0)] * len(dims)
+            dims[:] = [BAD_DIM] * len(dims)
 
     def _dims(self, index: tuple, growing: int = 0) -> list:
         """The dimensions of an index; ``growing`` is the most members a `*` dimension may have (0: none)."""
@@ -349,14 +351,14 @@ class Declarations:
                 dims.append(("grow", 1, max(growing, 1)))
             elif d.name is None and d.high is None:
                 self.error("E205", "an index is `player`, an enum, a range like 1..10 or `*`", d)
-                dims.append(("range", 0, 0))
+                dims.append(BAD_DIM)
             elif d.name is None:
                 low, high = self._const(d.low), self._const(d.high)
                 if not (isinstance(low, int) and isinstance(high, int)) or isinstance(low, bool) \
                         or isinstance(high, bool):
                     if low is not None and high is not None:
                         self.error("E205", "an index range runs between two numbers", d)
-                    dims.append(("range", 0, 0))
+                    dims.append(BAD_DIM)
                     continue
                 if high < low:
                     self.error("E205", f"the index range {low}..{high} is empty", d,
@@ -375,7 +377,7 @@ class Declarations:
             else:
                 self.error("E200", f"unknown index `{d.name}`: an index is `player`, `card`, an enum or a range "
                                    "like 1..10", d, _suggest(d.name, list(self.model.enums) + ["player", "card"]))
-                dims.append(("range", 0, 0))
+                dims.append(BAD_DIM)
         return dims
 
     def _declare_late(self, item) -> None:
@@ -496,7 +498,7 @@ class Declarations:
                        _suggest(item.visibility, VAR_VISIBILITIES) or "a variable is public (the default), owner or hidden")
             return
         var.visibility = item.visibility
-        if var.visibility == "owner" and not (var.dims and var.dims[0][0] == "player"):
+        if var.visibility == "owner" and not (var.dims and (var.dims[0][0] == "player" or var.dims[0] == BAD_DIM)):
             self.error("E209", f"variable `{item.name}` is seen by its owner, but it has no owner", item,
                        f"give it one value per player, first: var {item.name}[player]: {item.type} owner")
 
@@ -540,7 +542,8 @@ class Declarations:
                 self.error("E209", f"a {zone.shape} takes no size; only a track has slots", shapes[0])
         if seen_vis:
             zone.visibility = seen_vis[0].name
-            if zone.visibility in ("owner", "others") and not any(d[0] == "player" for d in zone.dims):
+            if zone.visibility in ("owner", "others") and not any(d[0] == "player" or d == BAD_DIM
+                                                                 for d in zone.dims):
                 who = "its owner" if zone.visibility == "owner" else "everybody but its owner"
                 self.error("E209", f"zone `{item.name}` is seen by {who}, but it has no owner",
                            seen_vis[0], f"give it one zone per player: zone {item.name}[player]")

@@ -757,6 +757,13 @@ class State:
     def get_var(self, name: str):
         return self.vars[self._var_index(name)]
 
+    def evaluate(self, name: str, *args):
+        """The value of the rules' ``define name(...)`` here, for ``args`` (docs/api.md); ParameterError
+        for an unknown define or arguments that do not fit, RulesRuntimeError if the rule fails."""
+        from .evaluate import evaluate
+
+        return evaluate(self, name, *args)
+
     def _var_index(self, name: str) -> int:
         key = name.replace(" ", "")
         for i, label in enumerate(self.program.var_names):

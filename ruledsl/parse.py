@@ -10,7 +10,7 @@ from pathlib import Path
 import lark
 from lark import Transformer, v_args
 
-from . import ast as A, cardsets, windows
+from . import ast as A, cardsets, togethersets, windows
 from .errors import Diagnostic, RulesError, Span, source_line
 
 _HERE = Path(__file__).resolve().parent
@@ -421,6 +421,7 @@ class _Builder(Transformer):
     def choose_each(self, meta, children):
         name, _each, var, domain, *options = children
         span = self._span(meta)
+        options = togethersets.expand_all(options, A.Name(str(var), span=span))
         return A.Choose(str(name), A.Name(str(var), span=span), tuple(options), str(var), domain, span=span)
 
     @v_args(meta=True, inline=True)

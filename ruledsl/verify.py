@@ -268,8 +268,8 @@ def check_secret(before: State, after: State, m, rng: random.Random) -> None:
     move, every other player must observe the same (view, whose decision is next, the move as shown),
     as long as the others are still choosing (once all have chosen, the moves are carried out)."""
     choice = before.program.choices[before.choice]
-    if after.over or after.choice != before.choice or choice.together(after.locals)[1] == 0:
-        return  # the last choice: all moves were carried out
+    if after.over or not choice.together.made(after):
+        return  # the last choice (or the last card of the last set): all moves were carried out
     other = rng.choice([x for x in before.legal_moves() if x != m])
     world = before.clone()
     world.apply(other)

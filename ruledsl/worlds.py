@@ -26,7 +26,8 @@ while everything the player can see stays exactly where it is.
 While players choose together in secret (``choose NAME by each p in ...``),
 a world forgets the choices the *other* players already made and makes them
 again at random among their legal moves (the player's own choice is kept), so
-a search bot deciding in a secret choice never sees others' pending choices.
+a search bot deciding in a secret choice never sees others' pending choices. A
+set of cards chosen together is forgotten and drawn again card by card.
 
 A hidden card only trades places with hidden cards of its *back group*: the
 cards whose kinds start the game together in one zone (``cards ... in
@@ -46,11 +47,12 @@ What a world does not model (a player may know more than it keeps):
 - inferences from the other players' past moves (a player who drew instead
   of playing probably had nothing to play);
 - flow locals whose type the compiler does not know as a card;
-- variables the player may not see (``var x: int hidden``, another player's
-  ``owner`` variable): a world keeps their real values, even when they were
-  worked out from hidden cards. The view shows ``?``, but a bot playing the
-  rules forward or judging a world by the rules' score may use them (a score
-  worked out from a hidden variable can leak it).
+- the real values of variables the player may not see (``var x: int
+  hidden``, another player's ``owner`` variable): in every world they hold
+  the value they had when the game started (the ``var``'s initial value),
+  whatever their real value is, so a world never tells a bot another player's
+  secret bid; a ``card`` variable starts at ``none``. Flow locals that copied
+  such a value (``let b = bid[p]``) are not reset.
 
 :class:`Knowledge` is what a search bot gets: one canonical world with no
 secret in it at all (the hidden cards in a fixed order), from which it samples
@@ -66,12 +68,14 @@ import random
 import weakref
 
 from .engine import State
+from .errors import RulesRuntimeError
 from .rng import seed_state
 
 #: The generator state of a canonical world: a constant, so it carries nothing of the real game.
 _CANONICAL_RNG = seed_state(0)
 _back_groups: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _card_families: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_unseen_vars: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def back_groups(program) -> list[int]:
@@ -167,32 +171,43 @@ def canonical(state: State, player: int) -> State:
 
 
 def _unmake_secrets(world: State, player: int) -> list:
-    """If players are choosing together in secret and some have chosen, forget their choices: the
-    world goes back to the first chooser. Returns what to choose again: ``[(chooser, move or None)]``,
-    the move kept for ``player``'s own choice, None for another's (to be drawn at random)."""
+    """If players are choosing together in secret and some have chosen (or are building a set), forget
+    their choices: the world goes back to the first chooser. Returns what to choose again:
+    ``[(chooser, moves or None)]``, the moves kept for ``player``'s own choice, None for another's (to be
+    drawn at random)."""
     if world.over or world.choice < 0:
         return []
     choice = world.program.choices[world.choice]
-    if choice.rewind is None:
+    together = choice.together
+    if choice.rewind is None or together is None:
         return []
-    choosers, done = choice.together(world.locals)
-    if done == 0:
+    made = together.made(world)
+    if not made:
         return []
-    made = world.moves[len(world.moves) - done:]
-    redo = [(q, m if q == player else None) for q, m in zip(choosers[:done], made)]
-    choice.rewind(world.locals)
-    world.moves = world.moves[:len(world.moves) - done]
-    world.actor = choice.actor(world, world.locals)
+    choosers, _ = together(world.locals)
+    redo = [(q, list(ms) if q == player else None) for q, ms in zip(choosers, made)]
+    together.rewind(world)
+    world.actor = world.program.choices[world.choice].actor(world, world.locals)
     world._legal = None
     return redo
 
 
 def _choose_again(world: State, redo: list, rng: random.Random) -> None:
     """Make the secret choices forgotten by :func:`_unmake_secrets` again: the player's own as it was,
-    the others' at random among their legal moves."""
-    for q, m in redo:
-        legal = world.legal_moves()
-        world.apply(m if m is not None and m in legal else rng.choice(legal))
+    the others' at random among their legal moves (a set: card by card, until it is complete)."""
+    if not redo:
+        return
+    together = world.program.choices[world.choice].together
+    for i, (q, ms) in enumerate(redo):
+        if ms is not None:
+            for m in ms:
+                legal = world.legal_moves()
+                world.apply(m if m in legal else rng.choice(legal))
+            continue
+        while True:
+            world.apply(rng.choice(world.legal_moves()))
+            if world.over or together(world.locals)[1] != i or len(together.made(world)) != i + 1:
+                break
 
 
 def _plan(state: State, player: int) -> list[tuple[list, list]]:
@@ -276,6 +291,39 @@ def follow_cards(state: State, mapping: dict) -> None:
         state.shown = [[mapping.get(c, c), q] for c, q in state.shown]
 
 
+def unseen_variables(program, player: int) -> list:
+    """The variable slots ``player`` cannot see (hidden ones, others' ``owner`` ones), each with the
+    function giving its initial value (None: no value)."""
+    cache = _unseen_vars.setdefault(program, {})
+    found = cache.get(player)
+    if found is None:
+        inits = dict(program.var_init)
+        members = {base: fn for values in program.member_inits.values() for base, fn in values}
+        found = []
+        for name, vis in program.var_visibility.items():
+            base, sizes, _ = program.var_families[name]
+            count = 1
+            for size in sizes:
+                count *= size
+            for i in range(count):
+                if vis == "owner" and i // max(1, count // sizes[0]) == player:
+                    continue  # the player's own value: seen
+                found.append((base + i, inits.get(base + i, members.get(base))))
+        cache[player] = found
+    return found
+
+
+def _forget_variables(world: State, player: int) -> None:
+    """Give the variables ``player`` cannot see their initial values: a world holds nothing of the real ones."""
+    variables = world.vars
+    for slot, init in unseen_variables(world.program, player):
+        try:
+            variables[slot] = init(world, world.locals) if init is not None else None
+        except (RulesRuntimeError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError):
+            # an initial value that cannot be worked out here: no value
+            variables[slot] = None
+
+
 def _redeal(state: State, player: int, rng: random.Random | None, plan=None) -> State:
     program = state.program
     world = state.clone()
@@ -294,6 +342,8 @@ def _redeal(state: State, player: int, rng: random.Random | None, plan=None) -> 
             loc[card] = zid
     if mapping:
         follow_cards(world, mapping)
+    if program.var_visibility:
+        _forget_variables(world, player)
     world.seed = 0
     world.rng = _CANONICAL_RNG if rng is None else seed_state(rng.getrandbits(63))
     world._legal = None

@@ -79,11 +79,14 @@ def test_a_set_beside_other_parameters_is_an_error():
     assert str(e.value).count("error[") == 1  # no follow-on errors about `cs`
 
 
-def test_a_set_in_a_choice_made_together_is_refused():
+def test_a_set_in_a_choice_made_together_needs_a_condition():
+    """Chosen together, a set is complete as soon as its condition holds (tests/test_together.py): it needs one."""
     text = STRIKES.replace("choose turn by current {", "choose turn by each q in players {").replace(
         "hand[current]) where", "hand[q]) where").replace("hits[current] += 1", "hits[q] += 1")
+    state = game(text).new_game(2, 1)
+    assert state.decision == "turn"  # with a condition: accepted
     with pytest.raises(RulesError) as e:
-        game(text)
+        game(text.replace(" where sum(strength(c) for each c in cs) >= 8", ""))
     message = str(e.value)
     assert "E206" in message and "choose turn by each" in message and "takes a set of cards" in message
     assert message.startswith("strikes.rules:16:")  # the position of `cs subset of ...`

@@ -1,5 +1,6 @@
 """`choose NAME by each p in DOMAIN`: players who choose together, each choice hidden until all have chosen."""
 
+import random
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,144 @@ def test_verify_checks_that_a_choice_made_together_stays_secret(monkeypatch):
     report = verify(ruledsl.load(GOOF), examples=2, seed=1, shrink_seconds=2)
     assert report.failure is not None and report.failure.check == "secret choices", report.failure
     assert "before all have chosen" in report.failure.message
+
+
+# ---- a set of cards chosen together: "every player picks three cards to pass to the left"
+
+PASS = """
+game "Pass three"
+players 3..4
+include "standard.rules"
+cards standard52 in deck
+zone deck: pile hidden
+zone hand[player]: row owner
+zone passed[player]: row owner
+var points[player]: int = 0
+
+flow {
+  shuffle deck
+  for p in players { deal 6 from deck into hand[p] }
+  choose give by each p in players {
+    move pass(cs subset of hand[p]) where size(cs) >= 3 {
+      put cs into passed[next(p)]
+    }
+  }
+  for p in players { put cards(each c in passed[p]) into hand[p] }
+  for p in players { points[p] = sum(c.rank for each c in hand[p]) }
+}
+
+define score(p) = points[p]
+winner(p): highest score(p)
+"""
+
+
+def passing(text=PASS):
+    return ruledsl.loads(text, str(GOOF))
+
+
+def build(s, picks):
+    """The current chooser takes `pass` and adds the k-th offered card for each k of ``picks``."""
+    s.apply("pass")
+    for k in picks:
+        s.apply(s.legal_moves()[k])
+
+
+def test_every_player_passes_exactly_three_cards_chosen_before_anyone_sees_them():
+    s = passing().new_game(3, 4)
+    hands = {p: set(s.cards_in(f"hand[{p}]")) for p in range(3)}
+    chosen = {}
+    for p in range(3):
+        assert (s.current_player, s.decision, s.legal_moves()) == (p, "give", [ruledsl.Move("pass")])
+        s.apply("pass")
+        picked = []
+        for _ in range(3):
+            assert s.current_player == p and s.decision == "pass"
+            assert {m.name for m in s.legal_moves()} == {"add"}  # no `done`: complete at three
+            m = s.legal_moves()[-1]
+            picked.append(s.describe(m)[4:-1])
+            s.apply(m)
+            assert all(not s.cards_in(f"passed[{q}]") for q in range(3))  # nothing carried out yet
+        chosen[p] = set(picked)
+    assert s.is_over
+    for p in range(3):
+        left = (p + 1) % 3
+        assert set(s.cards_in(f"hand[{left}]")) == (hands[left] - chosen[left]) | chosen[p]
+
+
+def test_while_a_set_is_built_the_others_see_nothing_of_it():
+    start = passing().new_game(3, 4)
+    seen = set()
+    for picks in ([0, 0, 0], [5, 4, 3], [2, 0, 1]):
+        s = start.clone()
+        steps = []
+        before = s.clone()
+        build(s, picks)
+        # replay the steps to see each as the others are shown it
+        t = before.clone()
+        for m in s.moves[len(before.moves):]:
+            u = t.clone()
+            u.apply(m)
+            steps.append((move_seen(t, u, m, 1), move_seen(t, u, m, 2)))
+            t = u
+        assert steps == [("give: ?", "give: ?")] + [("pass: ?", "pass: ?")] * 3
+        seen.add((repr(s.view(1)), repr(s.view(2)), tuple(s.legal_moves())))
+    assert len(seen) == 1  # the next chooser's view and moves are the same whatever was picked
+
+
+def test_verify_proves_a_set_chosen_together_stays_secret():
+    report = verify(passing(), examples=4, seed=2)
+    assert report.ok, report.failure
+    assert report.steps > 40
+
+
+def test_verify_sees_a_set_whose_size_depends_on_the_cards_picked():
+    """With a condition on the cards (a sum), how many cards a player adds tells the others about them."""
+    text = PASS.replace("where size(cs) >= 3", "where sum(c.rank for each c in cs) >= 15")
+    report = verify(passing(text), examples=6, seed=1, shrink_seconds=2)
+    assert report.failure is not None and report.failure.check in ("information flow", "secret choices")
+
+
+def test_verify_checks_that_a_set_chosen_together_stays_secret(monkeypatch):
+    import ruledsl.verify as V
+
+    # a broken display that shows everybody the cards added: the check must see the sets differ
+    monkeypatch.setattr(V, "move_seen", lambda before, after, move, viewer: before.describe(move))
+    report = verify(passing(), examples=2, seed=1, shrink_seconds=2)
+    assert report.failure is not None and report.failure.check == "secret choices", report.failure
+    assert any(m[0] == "add" for m in report.failure.moves)
+
+
+def test_worlds_forget_a_set_chosen_by_another_player():
+    from ruledsl.worlds import Knowledge, canonical
+
+    start = passing().new_game(3, 1)
+    a, b = start.clone(), start.clone()
+    build(a, [0, 0, 0])
+    build(b, [3, 2, 1])
+    assert a != b and a.current_player == b.current_player == 1
+    assert canonical(a, 1) == canonical(b, 1)
+    # mid-way through one's own set: a sample keeps the player's own cards added so far
+    c = a.clone()
+    build(c, [4])
+    world = Knowledge(c, 1).sample(random.Random(3))
+    assert world.current_player == 1 and world.decision == "pass"
+    assert world.moves[-2:] == c.moves[-2:] and world.view(1) == c.view(1)
+    assert len(world.moves) == len(c.moves)
+    # player 0's set is drawn again in each sample, not kept
+    knowledge = Knowledge(c, 1)
+    drawn = {tuple(knowledge.sample(random.Random(seed)).moves[:4]) for seed in range(6)}
+    assert len(drawn) > 1
+
+
+def test_search_bots_play_a_set_chosen_together():
+    from ruledsl.sim import play_game
+
+    result = play_game(passing(), 3, seed=2, bots=["ismcts:iterations=10", "random", "mcts:iterations=10"])
+    assert result.length == 12 and len(result.winners) >= 1
+
+
+def test_a_set_chosen_together_needs_a_condition():
+    with pytest.raises(RuledslError) as err:
+        passing(PASS.replace(" where size(cs) >= 3", ""))
+    assert "error[E206]" in str(err.value)
+    assert "takes a set of cards but says not when the set is complete" in str(err.value)

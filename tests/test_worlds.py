@@ -289,3 +289,65 @@ def test_a_bot_in_a_secret_choice_does_not_see_the_others_pending_choices():
         d = determinize(a, 1, rng)
         assert d.current_player == 1 and d.view(1) == a.view(1)
     assert len(bids) > 1, "every sampled world had player 0 bid the same"
+
+
+# ---- variables the player may not see: a world holds nothing of their real values
+
+SECRETS = """
+game "Secrets"
+players 2..3
+include "standard.rules"
+cards standard52 in deck
+zone deck: pile hidden
+zone hand[player]: row owner
+var bid[player]: int owner = 0
+var pot: int hidden = 5
+var kept[player]: card owner
+var said: int = 0
+flow {
+  shuffle deck
+  for p in players { deal 3 from deck into hand[p] }
+  for p in players {
+    bid[p] = sum(c.rank for each c in hand[p])
+    kept[p] = top(hand[p])
+  }
+  pot = bid[0] + bid[1]
+  turns from 0 until said > 6 {
+    choose turn by current {
+      move say(n in 1..3) { said += n }
+    }
+  }
+}
+define score(p) = bid[p]
+winner(p): highest score(p)
+"""
+
+
+def secrets():
+    return ruledsl.loads(SECRETS, "secrets.rules")
+
+
+def test_two_states_that_differ_only_in_hidden_variables_give_the_same_worlds():
+    start = secrets().new_game(3, 4)
+    other = start.clone()
+    other.set_var("bid[1]", start.get_var("bid[1]") + 7)
+    other.set_var("pot", 99)
+    other.set_var("kept[2]", start.cards_in("deck")[0])  # a card of the deck: not the real one, top of a hand
+    assert other != start and other.view(0) == start.view(0)
+    assert canonical(start, 0) == canonical(other, 0)
+    for seed in range(3):
+        a, b = determinize(start, 0, random.Random(seed)), determinize(other, 0, random.Random(seed))
+        assert a == b
+        assert Knowledge(start, 0).sample(random.Random(seed)) == Knowledge(other, 0).sample(random.Random(seed))
+    # the values a world gives are the initial ones, whatever the real ones
+    world = determinize(start, 0, random.Random(1))
+    assert [world.get_var(f"bid[{p}]") for p in (1, 2)] == [0, 0] and world.get_var("pot") == 5
+    assert world.get_var("kept[1]") is None
+
+
+def test_a_world_keeps_what_the_player_may_see_of_the_variables():
+    start = secrets().new_game(3, 4)
+    world = determinize(start, 1, random.Random(2))
+    assert world.get_var("bid[1]") == start.get_var("bid[1]") != 0  # the player's own `owner` value
+    assert world.get_var("said") == start.get_var("said")          # a public one
+    assert world.view(1) == start.view(1)
