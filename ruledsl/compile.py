@@ -17,12 +17,14 @@ from .check import Model
 from .errors import NOWHERE, RulesRuntimeError, Span
 from .layout import Layout, _product
 from .limits import check_card_count, checked_range, index_fits
+from .calls import Calls
 from .loops import Loops
-from .members import grown_index, members_domain, new_member, remove_member
-from .picking import (best_fn, leave_effect, pick_fn, players_fn, put_each_effect, random_of, step_fn,
+from .members import grown_index, new_member, remove_member
+from .picking import (best_fn, leave_effect, pick_fn, players_fn, put_each_effect, step_fn,
                       tuple_fn)
 from .rng import randbelow, shuffle
 from .showing import compile_reveal, compile_show, compile_tell
+from .stmtsrc import assign_var, put_one, set_local, with_stmt
 from .together import compile_together
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET  # noqa: F401 - the engine reads them here
 
@@ -111,6 +113,8 @@ class Program:
     card_list_locals: frozenset = frozenset()  # local slots that hold a list of cards (loops' lists too)
     attr_types: dict = attrs.Factory(dict)  # card attribute -> its type (for showing what a player knows)
     var_visibility: dict = attrs.Factory(dict)  # variable name -> owner or hidden (public ones are left out)
+    namespace: dict = attrs.Factory(dict)  # the names the generated expression code refers to
+    flow: object = attrs.field(default=None, init=False)  # flowgen.Flow, made on first use (not copied by evolve)
 
 
 def compile_model(model: Model) -> Program:
@@ -121,11 +125,12 @@ def _runtime(message: str, span: Span):
     raise RulesRuntimeError(message, span)
 
 
-class _Compiler(Layout, Loops):
+class _Compiler(Layout, Loops, Calls):
     def __init__(self, model: Model):
         self.m = model
         # names the generated expression code refers to; no other builtins
-        self.ns: dict = {"__builtins__": {}, "any": any, "all": all, "sum": sum, "len": len}
+        self.ns: dict = {"__builtins__": {}, "any": any, "all": all, "sum": sum, "len": len, "range": range,
+                         "abs": abs, "min": min, "max": max}
         self.code: list = []
         self.choices: list = []
         self.slots: dict = {}  # Binding -> local slot
@@ -199,6 +204,7 @@ class _Compiler(Layout, Loops):
             kind_has=self.kind_has, member_inits=self._member_inits(),
             card_locals=frozenset(self._typed_locals(T.CARD)),
             card_list_locals=frozenset(self.card_list_slots | self._typed_locals(T.CARDS)),
+            namespace=self.ns,
         )
 
     def _member_inits(self) -> dict:
@@ -263,6 +269,13 @@ class _Compiler(Layout, Loops):
         name = f"_f{len(self.ns)}"
         self.ns[name] = fn
         return f"{name}(s, L)"
+
+    def negated(self, fn):
+        """``not fn``, as generated code when ``fn`` has source."""
+        text = getattr(fn, "src", None)
+        if text is not None:
+            return self.gen(f"(not {text})")
+        return lambda st, L: not fn(st, L)
 
     def gen(self, text: str):
         """One closure for a whole expression: nested operators run in a single Python frame."""
@@ -683,91 +696,6 @@ class _Compiler(Layout, Loops):
             return self.cards(fn, t, span)
         return fn
 
-    def call(self, e: A.Call, statics):
-        m = self.m
-        if e.name == "members" and e.name not in m.defines:
-            return members_domain(self, e), T.RANGE
-        if e.name in m.defines:
-            d = m.defines[e.name]
-            args = [self.expr(a, statics=statics) for a in e.args]
-            if statics is not None:
-                return self.inline_define(d, args)
-            return self.call_define(d, args)
-        args = [self.expr(a, statics=statics) for a in e.args]
-        span = e.span
-        name = e.name
-        if name in ("size", "empty"):
-            fn, t = args[0]
-            if t == T.ZONE:
-                f = (lambda s, L: len(s.zones[fn(s, L)])) if name == "size" else (lambda s, L: not s.zones[fn(s, L)])
-            else:
-                src = self.cards(fn, t, span)
-                f = (lambda s, L: len(src(s, L))) if name == "size" else (lambda s, L: not src(s, L))
-            return f, T.INT if name == "size" else T.BOOL
-        if name in ("top", "bottom"):
-            src = self.cards(*args[0], span)
-            if len(args) == 2:
-                n = args[1][0]
-
-                def top_n(s, L):
-                    cards = src(s, L)
-                    k = n(s, L)
-                    return cards[::-1][:k] if k > 0 else []
-
-                return top_n, T.CARDS
-            pos = -1 if name == "top" else 0
-
-            def end(s, L):
-                cards = src(s, L)
-                if not cards:
-                    _runtime(f"`{name}(...)`: the zone is empty", span)
-                return cards[pos]
-
-            return end, T.CARD
-        if name in ("at", "occupied"):
-            zf, _ = args[0]
-            i, _ = args[1]
-            zones = self.zone_list
-
-            def place_of(s, L):
-                z = zones[zf(s, L)]
-                k = i(s, L)
-                if not 0 <= k < len(z.places):
-                    _runtime(f"`{name}`: {z.name} has no slot {k} (slots 0..{len(z.places) - 1})", span)
-                return z.places[k]
-
-            if name == "at":
-                def at(s, L):
-                    c = s.places[place_of(s, L)]
-                    return None if c < 0 else c
-
-                return at, T.CARD
-            return (lambda s, L: s.places[place_of(s, L)] >= 0), T.BOOL
-        if name == "abs":
-            f = args[0][0]
-            return (lambda s, L: abs(f(s, L))), T.INT
-        if name in ("min", "max"):
-            a, b = args[0][0], args[1][0]
-            op = min if name == "min" else max
-            return (lambda s, L: op(a(s, L), b(s, L))), T.INT
-        if name in ("next", "previous"):
-            f = args[0][0]
-            walk = step_fn(self, 1 if name == "next" else -1, span)
-            return (lambda s, L: walk(s, f(s, L))), T.PLAYER
-        if name == "random" and T.element(args[0][1]) not in (T.CARD, None):
-            return random_of(self, *args[0], span), T.element(args[0][1])
-        if name == "random":
-            src = self.cards(*args[0], span)
-
-            def pick(s, L):
-                cards = src(s, L)
-                if not cards:
-                    _runtime("`random(...)`: there is no card to pick", span)
-                return cards[randbelow(s, len(cards))]
-
-            return pick, T.CARD
-        raise AssertionError(f"unknown function {name}")
-
     def _quantified(self, e):
         b = self._binding(e, e.var)
         slot = self.slot(b)
@@ -879,7 +807,10 @@ class _Compiler(Layout, Loops):
             a, b = self.card_list(lf, lt, span), self.card_list(rf, rt, span)
             return (lambda s, L: list(a(s, L)) + list(b(s, L))), T.CARDS
         result, _ = T.binop(op, lt, rt)
-        if op == "/":
+        divisor = rf(None, None) if getattr(rf, "constant", False) else None
+        if op in ("/", "%") and type(divisor) is int and divisor != 0:
+            fn = self.gen(f"({self.src(lf)} {'//' if op == '/' else '%'} {divisor})")
+        elif op == "/":
             def div(s, L):
                 d = rf(s, L)
                 if d == 0:
@@ -926,7 +857,7 @@ class _Compiler(Layout, Loops):
 
                     def set_local(st, L):
                         L[slot] += sign * value(st, L)
-                self.emit(SET, set_local, span=span)
+                self.emit(SET, set_local_src(set_local, slot, value, s.op), span=span)
                 return
             name = s.name if s.member is None else f"{s.name}.{s.member}"
             base, sizes, dims = self.var_families[name]
@@ -954,7 +885,7 @@ class _Compiler(Layout, Loops):
                 def assign(st, L):
                     st.vars[base + idx(st, L)] += sign * value(st, L)
                     return bit
-            self.emit(EFFECT, assign, span=span)
+            self.emit(EFFECT, assign_var(self, assign, base, idx, value, s.op, bit), span=span)
         elif isinstance(s, A.Let):
             b = self._binding(s, s.name)
             slot = self.slot(b)
@@ -964,7 +895,7 @@ class _Compiler(Layout, Loops):
             def let(st, L):
                 L[slot] = value(st, L)
 
-            self.emit(SET, let, span=span)
+            self.emit(SET, set_local_src(let, slot, value), span=span)
         elif isinstance(s, A.Put):
             self.emit(EFFECT, self.put(s), span=span)
         elif isinstance(s, A.PutEach):
@@ -1045,14 +976,17 @@ class _Compiler(Layout, Loops):
             def begin(st, L):
                 st.current = start(st, L)
 
+            if getattr(start, "src", None) is not None:
+                with_stmt(begin, [f"s.current = {start.src}"])
             self.emit(SET, begin, span=span)
-            top = self.emit(JUMP_IF_NOT, lambda st, L: not until(st, L), None, span=s.until.span)
+            top = self.emit(JUMP_IF_NOT, self.negated(until), None, span=s.until.span)
             self.loop_body(s.body)
             walk = step_fn(self, 1, span)
 
             def advance(st, L):
                 st.current = walk(st, st.current)
 
+            with_stmt(advance, [f"s.current = {self.name_for(walk, 'walk')}(s, s.current)"])
             self.close_loop(self.emit(SET, advance, span=span))
             self.emit(JUMP, top, span=span)
             self.code[top][2] = len(self.code)
@@ -1105,7 +1039,7 @@ class _Compiler(Layout, Loops):
                 def bind_arg(st, L, slot=slot, value=value):
                     L[slot] = value(st, L)
 
-                self.emit(SET, bind_arg, span=arg.span)
+                self.emit(SET, set_local_src(bind_arg, slot, value), span=arg.span)
             self.block(proc.body)
         else:
             raise AssertionError(f"cannot compile {type(s).__name__}")
@@ -1120,6 +1054,7 @@ class _Compiler(Layout, Loops):
         at = self.expr(s.at)[0] if s.at is not None and not bury else None
         single = t in (T.CARD, T.NONE)
         source = None if single else self.cards(cards, t, span)
+        fast = single and not bury
 
         zone_bit, place_bit = self.zone_bit, self.place_bit
 
@@ -1168,11 +1103,19 @@ class _Compiler(Layout, Loops):
                 changed |= move(st, c, z, place, k)
             return changed
 
-        return put
+        return put_one(self, put, cards, target, at, under, span) if fast else put
 
 
 def _changed_all(s, L) -> int:
     return -1
+
+
+_changed_all.changed = -1
+_changed_all.stmt = []
+
+
+def set_local_src(fn, slot, value, op="="):
+    return set_local(fn, slot, value, op)
 
 
 def _const(value):

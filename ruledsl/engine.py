@@ -14,9 +14,10 @@ import re
 import attrs
 
 from . import types as T
-from .compile import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, MAX_TRIGGER_FIRINGS, SET, Program
+from .compile import CHOOSE, MAX_TRIGGER_FIRINGS, Program
 from .declare import SEATS_OUT
 from .errors import NOWHERE, IllegalMove, ParameterError, RulesRuntimeError, SaveError, Span
+from .flowgen import Flow
 from .picking import descending
 from .rng import seed_state
 
@@ -472,48 +473,28 @@ class State:
 
     # ---- running the flow
 
+    def _flow(self) -> Flow:
+        """The program's generated code (flowgen.py), made on first use."""
+        flow = self.program.flow
+        if flow is None:
+            flow = self.program.flow = Flow(self.program, Move, MAX_TRIGGER_FIRINGS)
+        return flow
+
     def _enumerate(self) -> list[Move]:
-        choice = self.program.choices[self.choice]
-        L = self.locals.copy()
-        moves: list[Move] = []
+        flow = self.program.flow or self._flow()
         try:
-            for option in choice.options:
-                params, where = option.params, option.where
-                if not params:
-                    if where is None or where(self, L):
-                        moves.append(Move(option.name))
-                elif len(params) == 1:
-                    slot, domain = params[0]
-                    name = option.name
-                    for v in list(domain(self, L)):
-                        L[slot] = v
-                        if where is None or where(self, L):
-                            moves.append(Move(name, (v,)))
-                else:
-                    self._expand(option, 0, (), L, moves)
+            return flow.moves[self.choice](self, self.locals.copy())
         except RulesRuntimeError:
             raise
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
-            raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", choice.span) from None
-        return moves
-
-    def _expand(self, option, i, args, L, moves) -> None:
-        slot, domain = option.params[i]
-        last = i == len(option.params) - 1
-        for v in list(domain(self, L)):
-            L[slot] = v
-            if last:
-                if option.where is None or option.where(self, L):
-                    moves.append(Move(option.name, args + (v,)))
-            else:
-                self._expand(option, i + 1, args + (v,), L, moves)
+            span = self.program.choices[self.choice].span
+            raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", span) from None
 
     def _apply(self, m: Move) -> None:
-        choice = self.program.choices[self.choice]
-        for option in choice.options:
-            if option.name == m.name and len(option.params) == len(m.args):
-                break
-        else:
+        flow = self.program.flow or self._flow()
+        option = flow.options[self.choice].get((m.name, len(m.args)))
+        if option is None:
+            choice = self.program.choices[self.choice]
             raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(m.args)} argument(s)")
         L = self.locals
         for (slot, _), v in zip(option.params, m.args):
@@ -530,60 +511,42 @@ class State:
             self.finding = f"the game reached its limit of {self.program.limit} moves without ending"
 
     def _run(self) -> None:
-        """Carry out steps until a player must decide or the game ends."""
-        code = self.program.code
-        watched = self.program.trigger_mask if self.program.triggers else 0
+        """Carry out steps until a player must decide or the game ends (the generated code of flowgen.py:
+        one function per stretch of steps, each returning the step to go on from, or -1)."""
+        flow = self.program.flow or self._flow()
+        blocks = flow.blocks
         L = self.locals
         budget = MAX_STEPS_PER_MOVE
         pc = self.pc
         try:
-            while True:
+            while pc >= 0:
                 budget -= 1
                 if budget < 0:
                     raise RulesRuntimeError(
                         f"the rules ran {MAX_STEPS_PER_MOVE} steps without asking any player to move "
-                        "(an endless loop?)", code[pc][3])
-                kind, a, b, span = code[pc]
-                if kind == EFFECT:
-                    changed = a(self, L)
-                    pc += 1
-                    if changed & watched:
-                        self.pc = pc
-                        if self._fire():
-                            return
-                elif kind == SET:
-                    a(self, L)
-                    pc += 1
-                elif kind == JUMP_IF_NOT:
-                    pc = pc + 1 if a(self, L) else b
-                elif kind == JUMP:
-                    pc = a
-                elif kind == CHOOSE:
-                    choice = self.program.choices[a]
-                    self.pc = pc
-                    self.choice = a
-                    actor = choice.actor(self, L)
-                    if not isinstance(actor, int) or not 0 <= actor < self.n:
-                        raise RulesRuntimeError(f"decision `{choice.name}` is asked of {actor!r}, who is no player",
-                                                span)
-                    self.actor = actor
-                    self._legal = None
-                    if not self.legal_moves():
-                        raise RulesRuntimeError(
-                            f"player {actor} must decide `{choice.name}` but has no legal move", span)
-                    return
-                elif kind == HALT:
-                    self.pc = pc
-                    self._end()
-                    return
-                else:  # RETURN outside a trigger
-                    raise AssertionError("RETURN reached in the flow")
+                        "(an endless loop?)", self.program.code[pc][3])
+                pc = blocks[pc](self, L)
         except RulesRuntimeError as err:
             if not err.span.line:
-                raise RulesRuntimeError(err.message, code[pc][3]) from None
+                span = flow.failing_span(err.__traceback__) or self.program.code[pc][3]
+                raise RulesRuntimeError(err.message, span) from None
             raise
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
-            raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", code[pc][3]) from None
+            span = flow.failing_span(exc.__traceback__) or self.program.code[pc][3]
+            raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", span) from None
+
+    def _ask(self, cid: int) -> int:
+        """The flow reached decision ``cid`` (at step ``self.pc``): whose it is, and its legal moves."""
+        choice = self.program.choices[cid]
+        self.choice = cid
+        actor = choice.actor(self, self.locals)
+        if not isinstance(actor, int) or not 0 <= actor < self.n:
+            raise RulesRuntimeError(f"decision `{choice.name}` is asked of {actor!r}, who is no player", choice.span)
+        self.actor = actor
+        self._legal = legal = self._enumerate()
+        if not legal:
+            raise RulesRuntimeError(f"player {actor} must decide `{choice.name}` but has no legal move", choice.span)
+        return -1
 
     def _end(self) -> None:
         self.over = True
@@ -594,45 +557,12 @@ class State:
     def _fire(self) -> bool:
         """Run triggers whose condition holds, first declared first, until none does.
         Returns True if a trigger ended the game."""
-        triggers = self.program.triggers
-        code = self.program.code
-        L = self.locals
-        fired = 0
-        again = True
-        while again:
-            again = False
-            for t in triggers:
-                values = t.domain(self, L) if t.domain is not None else (None,)
-                for v in values:
-                    if t.slot is not None:
-                        L[t.slot] = v
-                    if t.cond(self, L):
-                        fired += 1
-                        if fired > MAX_TRIGGER_FIRINGS:
-                            raise RulesRuntimeError(
-                                f"trigger `{t.name}` keeps firing ({MAX_TRIGGER_FIRINGS} times after one step); "
-                                "its body must make its condition false", t.span)
-                        pc = t.body
-                        while True:
-                            kind, a, b, span = code[pc]
-                            if kind == EFFECT or kind == SET:
-                                a(self, L)
-                                pc += 1
-                            elif kind == JUMP_IF_NOT:
-                                pc = pc + 1 if a(self, L) else b
-                            elif kind == JUMP:
-                                pc = a
-                            elif kind == HALT:
-                                self.pc = pc
-                                self._end()
-                                return True
-                            else:
-                                break
-                        again = True
-                        break
-                if again:
-                    break
-        return False
+        return self._flow().fire(self, self.locals)
+
+    def _keeps_firing(self, t: int):
+        trigger = self.program.triggers[t]
+        raise RulesRuntimeError(f"trigger `{trigger.name}` keeps firing ({MAX_TRIGGER_FIRINGS} times after one step); "
+                                "its body must make its condition false", trigger.span)
 
     # ---- setting up a position (tests, puzzles, teaching)
 

@@ -1,0 +1,295 @@
+"""A compiled program's steps as one generated Python module: the fast path of the engine.
+
+The compiler turns the flow into a flat list of steps with jumps (compile.py),
+so that where a game stands is plain data (a program counter). Running that
+list one step at a time costs a dispatch per step; this module writes the list
+out once more as Python source, compiles it, and the engine runs that instead:
+
+- every step where the flow may start or jump to (a *leader*: the start, a
+  jump's target, the body of a move) gets one function that runs the steps
+  from there up to the next unconditional jump, decision or end, and returns
+  the step to go on from (or -1: a decision is pending, or the game is over);
+  a conditional jump inside is an ``if`` that returns its target;
+- the effects and conditions whose compiled closure carries its own source
+  text (``fn.src`` for an expression, ``fn.stmt`` for a statement) are written
+  in place; the others are called;
+- the trigger check (every trigger's condition, first declared first, until
+  none holds) is one function, and a trigger's body is run the same way;
+- each decision gets one function that lists its legal moves, with the moves
+  themselves built once per program and shared (a Move is immutable).
+
+The state stays plain data and the step numbers stay the program's: the
+generated code reads and writes the same State fields the step list does, so
+clone, save, replay and verify see no difference. A runtime error is traced
+back to the step it happened in through the generated line it was raised on,
+so it still names the rules line. ``source`` is what
+``ruledsl compile --emit-python`` prints.
+
+Nothing of a rules file's text reaches the generated code: it is built from
+step numbers, slots and names the compiler made, and from the source texts of
+the compiler's own generated expressions.
+"""
+
+from __future__ import annotations
+
+from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
+
+MAX_TRACE = 400  # steps written into one function before it hands over to the next
+
+
+class Interned(dict):
+    """The moves of one option, made once: ``table[args]`` -> Move(name, args)."""
+
+    def __init__(self, make, name: str, one: bool):
+        super().__init__()
+        self.make, self.name, self.one = make, name, one
+
+    def __missing__(self, key):
+        move = self[key] = self.make(self.name, (key,) if self.one else key)
+        return move
+
+
+class Flow:
+    """The generated functions of one program, and how to map a generated line back to its step."""
+
+    def __init__(self, program, move_class, max_firings: int):
+        self.program = program
+        self.filename = f"<ruledsl generated: {program.name}>"
+        self.line_span: list = []  # generated line (0-based) -> the span of its rule, or None
+        self.lines: list = []
+        self.ns: dict = {}
+        code = program.code
+        trig_start = min((t.body for t in program.triggers), default=len(code))
+        self.trig_start = trig_start
+        leaders = {0}
+        for pc, (kind, a, b, _span) in enumerate(code):
+            if kind == JUMP:
+                leaders.add(a)
+            elif kind == JUMP_IF_NOT:
+                leaders.add(b)
+        for choice in program.choices:
+            for o in choice.options:
+                leaders.add(o.body)
+        for t in program.triggers:
+            leaders.add(t.body)
+        leaders = sorted(x for x in leaders if x is not None and 0 <= x < len(code))
+        self.watched = program.trigger_mask if program.triggers else 0
+        self._emit_header(max_firings)
+        for pc in leaders:
+            self._trace(pc)
+        self._fire_fn()
+        self.options = []  # per decision: {(name, number of args): option}
+        for cid, choice in enumerate(program.choices):
+            self._moves_fn(cid, choice, move_class)
+            self.options.append({(o.name, len(o.params)): o for o in choice.options})
+        self.source = "\n".join(self.lines) + "\n"
+        ns = dict(getattr(program, "namespace", None) or {})
+        ns.update(self.ns)
+        ns["__builtins__"] = {"any": any, "all": all, "sum": sum, "len": len, "list": list, "min": min,
+                              "max": max, "AssertionError": AssertionError}
+        self.blocks = [None] * len(code)
+        ns["_BLOCKS"] = self.blocks
+        exec(compile(self.source, self.filename, "exec"), ns)  # noqa: S102 - source built here, not by the user
+        for pc in leaders:
+            self.blocks[pc] = ns[f"_b{pc}"]
+        self.fire = ns["_fire"]
+        self.moves = [ns[f"_m{cid}"] for cid in range(len(program.choices))]
+
+    # ------------------------------------------------------------ writing
+
+    def _line(self, text: str, pc=None) -> None:
+        """One generated line; ``pc`` is its step number (or a Span) for errors raised on it."""
+        self.lines.append(text)
+        if isinstance(pc, int):
+            pc = self.program.code[pc][3] if 0 <= pc < len(self.program.code) else None
+        self.line_span.append(pc)
+
+    def _name(self, prefix: str, value) -> str:
+        name = f"_{prefix}{len(self.ns)}"
+        self.ns[name] = value
+        return name
+
+    def _expr(self, fn) -> str:
+        text = getattr(fn, "src", None)
+        if text is not None:
+            return text
+        return f"{self._name('Xx', fn)}(s, L)"
+
+    def _emit_header(self, max_firings: int) -> None:
+        p = self.program
+        self._line(f"# The generated steps of the rules of {p.name!r}: {len(p.code)} steps, "
+                   f"{len(p.choices)} decisions, {len(p.triggers)} triggers.")
+        self._line("# s: the State; L: the flow's locals (s.locals). A name _xN, _eN, _kN is a closure the")
+        self._line("# compiler made for one rule; a comment names the rules line of each step.")
+        self.ns["_MAX_FIRINGS"] = max_firings
+
+    def _trace(self, start: int) -> None:
+        """The function of the leader ``start``: its steps up to the next jump, decision or end."""
+        code = self.program.code
+        in_trigger = start >= self.trig_start
+        self._line("")
+        self._line(f"def _b{start}(s, L):", start)
+        pc = start
+        count = 0
+        while True:
+            if pc >= len(code):
+                self._line("    raise AssertionError('ran past the last step')", pc - 1)
+                return
+            kind, a, b, span = code[pc]
+            where = f"  # {span.file}:{span.line}" if span.line else ""
+            if count >= MAX_TRACE:
+                self._line(f"    return {pc}", pc)
+                return
+            count += 1
+            if kind == EFFECT:
+                stmt = getattr(a, "stmt", None)
+                changed = getattr(a, "changed", None)
+                if stmt is not None and (changed is not None or in_trigger or not self.watched):
+                    for text in stmt:
+                        self._line(f"    {text}{where}", pc)
+                    if in_trigger or not self.watched:
+                        pass
+                    elif isinstance(changed, str):  # the lines leave the mask in this variable
+                        self._line(f"    if {changed} & {self.watched}:{where}", pc)
+                        self._fire_call(pc, where, indent="        ")
+                    elif changed & self.watched:
+                        self._fire_call(pc, where)
+                elif in_trigger or not self.watched:
+                    self._line(f"    {self._expr_stmt(a, 'e')}{where}", pc)
+                else:
+                    self._line(f"    if {self._name('Xe', a)}(s, L) & {self.watched}:{where}", pc)
+                    self._fire_call(pc, where, indent="        ")
+                pc += 1
+            elif kind == SET:
+                stmt = getattr(a, "stmt", None)
+                if stmt is not None:
+                    for text in stmt:
+                        self._line(f"    {text}{where}", pc)
+                else:
+                    self._line(f"    {self._expr_stmt(a, 'k')}{where}", pc)
+                pc += 1
+            elif kind == JUMP_IF_NOT:
+                self._line(f"    if not {self._cond(a)}:{where}", pc)
+                self._line(f"        return {b}", pc)
+                pc += 1
+            elif kind == JUMP:
+                self._line(f"    return {a}{where}", pc)
+                return
+            elif kind == CHOOSE:
+                if in_trigger:
+                    self._line(f"    return -2{where}", pc)
+                else:
+                    self._line(f"    s.pc = {pc}{where}", pc)
+                    self._line(f"    return s._ask({a})", pc)
+                return
+            elif kind == HALT:
+                self._line(f"    s.pc = {pc}{where}", pc)
+                self._line("    s._end()", pc)
+                self._line("    return -1", pc)
+                return
+            elif kind == RETURN:
+                if in_trigger:
+                    self._line(f"    return -2{where}", pc)
+                else:
+                    self._line(f"    raise AssertionError('RETURN reached in the flow'){where}", pc)
+                return
+            else:
+                raise AssertionError(f"unknown step kind {kind}")
+
+    def _expr_stmt(self, fn, prefix: str) -> str:
+        return f"{self._name('X' + prefix, fn)}(s, L)"
+
+    def _cond(self, fn) -> str:
+        text = getattr(fn, "src", None)
+        if text is not None:
+            return f"({text})"
+        return f"{self._name('Xc', fn)}(s, L)"
+
+    def _fire_call(self, pc: int, where: str, indent: str = "    ") -> None:
+        self._line(f"{indent}s.pc = {pc + 1}{where}", pc)
+        self._line(f"{indent}if _fire(s, L):", pc)
+        self._line(f"{indent}    return -1", pc)
+
+    def _fire_fn(self) -> None:
+        """Triggers whose condition holds run, first declared first, until none holds.
+        Returns True if a trigger's body ended the game."""
+        p = self.program
+        self._line("")
+        self._line("def _fire(s, L):")
+        if not p.triggers:
+            self._line("    return False")
+            return
+        self._line("    fired = 0")
+        self._line("    while True:")
+        for i, t in enumerate(p.triggers):
+            span = t.span
+            where = f"  # trigger {t.name}, {span.file}:{span.line}"
+            cond = self._expr(t.cond)
+            if t.domain is not None:
+                dom = self._expr(t.domain)
+                test = f"any({cond} for L[{t.slot}] in {dom})"
+            else:
+                test = cond
+            self._line(f"        {'if' if i == 0 else 'elif'} {test}:{where}", t.span)
+            self._line(f"            t = {i}", t.span)
+        self._line("        else:")
+        self._line("            return False")
+        self._line("        fired += 1")
+        self._line("        if fired > _MAX_FIRINGS:")
+        self._line("            s._keeps_firing(t)")
+        self.ns["_TRIGGER_BODIES"] = [t.body for t in p.triggers]
+        self._line("        pc = _TRIGGER_BODIES[t]")
+        self._line("        while pc >= 0:")
+        self._line("            pc = _BLOCKS[pc](s, L)")
+        self._line("        if pc == -1:")
+        self._line("            return True")
+
+    def _moves_fn(self, cid: int, choice, move_class) -> None:
+        """The legal moves of decision ``cid``, in the order of its options and their domains."""
+        self._line("")
+        self._line(f"def _m{cid}(s, L):  # decision {choice.name}, {choice.span.file}:{choice.span.line}")
+        self._line("    out = []")
+        for o in choice.options:
+            where = f"  # move {o.name}, {o.span.file}:{o.span.line}"
+            cond = self._cond(o.where) if o.where is not None else None
+            if not o.params:
+                move = self._name("XM", move_class(o.name))
+                if cond is None:
+                    self._line(f"    out.append({move}){where}")
+                else:
+                    self._line(f"    if {cond}:{where}")
+                    self._line(f"        out.append({move})")
+                continue
+            one = len(o.params) == 1
+            table = self._name("XT", Interned(move_class, o.name, one))
+            if one:
+                slot, dom = o.params[0]
+                test = f" if {cond}" if cond is not None else ""
+                self._line(f"    out += [{table}[L[{slot}]] for L[{slot}] in {self._expr(dom)}{test}]{where}")
+                continue
+            indent = "    "
+            for k, (slot, dom) in enumerate(o.params):
+                self._line(f"{indent}for L[{slot}] in list({self._expr(dom)}):{where if k == 0 else ''}")
+                indent += "    "
+            key = "(" + ", ".join(f"L[{slot}]" for slot, _ in o.params) + ",)"
+            if cond is not None:
+                self._line(f"{indent}if {cond}:")
+                indent += "    "
+            self._line(f"{indent}out.append({table}[{key}])")
+        self._line("    return out")
+
+    def span_at(self, lineno: int):
+        """The span of the rule a generated line (1-based) was written for, or None."""
+        i = lineno - 1
+        if 0 <= i < len(self.line_span):
+            return self.line_span[i]
+        return None
+
+    def failing_span(self, tb):
+        """The span of the rule of the innermost generated line in a traceback, or None."""
+        found = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                found = self.span_at(tb.tb_lineno) or found
+            tb = tb.tb_next
+        return found
