@@ -22,6 +22,7 @@ from .loops import Loops
 from .members import grown_index, new_member, remove_member
 from .picking import (best_fn, leave_effect, pick_fn, players_fn, put_each_effect, step_fn,
                       tuple_fn)
+from .purity import condition_key
 from .rng import randbelow, shuffle
 from .showing import compile_reveal, compile_show, compile_tell
 from .stmtsrc import assign_var, put_one, set_local, with_stmt
@@ -39,6 +40,7 @@ class Option:
     body: int  # pc
     kinds: list = attrs.Factory(list)  # the type of each parameter, for printing moves
     span: Span = Span()  # where the move is written, for coverage reports
+    key: tuple | None = None  # one card parameter and a condition of it and these variable slots only
 
 
 @attrs.define(eq=False)
@@ -688,7 +690,10 @@ class _Compiler(Layout, Loops, Calls):
             params.append((slot, self.domain(dfn, dt, p.domain.span)))
             kinds.append(T.element(dt) or T.ANY)
         where = self.expr(o.where)[0] if o.where is not None else None
-        return Option(o.name, params, where, len(self.code), kinds, o.span)
+        key = None
+        if len(o.params) == 1 and kinds[0] == T.CARD and where is not None:
+            key = condition_key(self, o.where, self._binding(o.params[0], o.params[0].name))
+        return Option(o.name, params, where, len(self.code), kinds, o.span, key)
 
     def domain(self, fn, t, span):
         """A closure giving the values a domain runs over."""
@@ -805,6 +810,8 @@ class _Compiler(Layout, Loops, Calls):
             return self.gen(f"({self.src(lf)} {op} {where})"), T.BOOL
         if op == "+" and (lt in T.CARD_SOURCES or rt in T.CARD_SOURCES or T.CARD in (lt, rt)):
             a, b = self.card_list(lf, lt, span), self.card_list(rf, rt, span)
+            if getattr(a, "src", None) is not None and getattr(b, "src", None) is not None:
+                return self.gen(f"[*{a.src}, *{b.src}]"), T.CARDS
             return (lambda s, L: list(a(s, L)) + list(b(s, L))), T.CARDS
         result, _ = T.binop(op, lt, rt)
         divisor = rf(None, None) if getattr(rf, "constant", False) else None

@@ -535,18 +535,18 @@ class State:
             span = flow.failing_span(exc.__traceback__) or self.program.code[pc][3]
             raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", span) from None
 
-    def _ask(self, cid: int) -> int:
-        """The flow reached decision ``cid`` (at step ``self.pc``): whose it is, and its legal moves."""
+    # The generated code stops at a decision by setting pc, choice, actor and _legal (flowgen.Flow._choose);
+    # these two are its ways out when the actor is no player or nobody can move.
+
+    def _check_actor(self, cid: int, actor) -> int:
         choice = self.program.choices[cid]
-        self.choice = cid
-        actor = choice.actor(self, self.locals)
         if not isinstance(actor, int) or not 0 <= actor < self.n:
             raise RulesRuntimeError(f"decision `{choice.name}` is asked of {actor!r}, who is no player", choice.span)
-        self.actor = actor
-        self._legal = legal = self._enumerate()
-        if not legal:
-            raise RulesRuntimeError(f"player {actor} must decide `{choice.name}` but has no legal move", choice.span)
-        return -1
+        return actor
+
+    def _no_moves(self, cid: int) -> None:
+        choice = self.program.choices[cid]
+        raise RulesRuntimeError(f"player {self.actor} must decide `{choice.name}` but has no legal move", choice.span)
 
     def _end(self) -> None:
         self.over = True

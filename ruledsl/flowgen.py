@@ -35,6 +35,8 @@ from __future__ import annotations
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
 MAX_TRACE = 400  # steps written into one function before it hands over to the next
+MAX_FOLLOW = 60  # a jump is followed into the same function only within this many steps of its start
+MAX_TABLES = 4096  # tables of one move's condition kept (purity.py); past that they are made anew
 
 
 class Interned(dict):
@@ -86,7 +88,7 @@ class Flow:
         ns = dict(getattr(program, "namespace", None) or {})
         ns.update(self.ns)
         ns["__builtins__"] = {"any": any, "all": all, "sum": sum, "len": len, "list": list, "min": min,
-                              "max": max, "AssertionError": AssertionError}
+                              "max": max, "int": int, "range": range, "AssertionError": AssertionError}
         self.blocks = [None] * len(code)
         ns["_BLOCKS"] = self.blocks
         exec(compile(self.source, self.filename, "exec"), ns)  # noqa: S102 - source built here, not by the user
@@ -131,6 +133,7 @@ class Flow:
         self._line(f"def _b{start}(s, L):", start)
         pc = start
         count = 0
+        visited = {start}
         while True:
             if pc >= len(code):
                 self._line("    raise AssertionError('ran past the last step')", pc - 1)
@@ -141,6 +144,7 @@ class Flow:
                 self._line(f"    return {pc}", pc)
                 return
             count += 1
+            visited.add(pc)
             if kind == EFFECT:
                 stmt = getattr(a, "stmt", None)
                 changed = getattr(a, "changed", None)
@@ -173,14 +177,18 @@ class Flow:
                 self._line(f"        return {b}", pc)
                 pc += 1
             elif kind == JUMP:
+                if a not in visited and count < MAX_FOLLOW:  # go on in the same function (not round a loop)
+                    self._line(f"    pass  # jump to step {a}{where}", pc)
+                    pc = a
+                    visited.add(pc)
+                    continue
                 self._line(f"    return {a}{where}", pc)
                 return
             elif kind == CHOOSE:
                 if in_trigger:
                     self._line(f"    return -2{where}", pc)
                 else:
-                    self._line(f"    s.pc = {pc}{where}", pc)
-                    self._line(f"    return s._ask({a})", pc)
+                    self._choose(pc, a, where)
                 return
             elif kind == HALT:
                 self._line(f"    s.pc = {pc}{where}", pc)
@@ -195,6 +203,19 @@ class Flow:
                 return
             else:
                 raise AssertionError(f"unknown step kind {kind}")
+
+    def _choose(self, pc: int, cid: int, where: str) -> None:
+        """The flow stops at decision ``cid``: whose it is, and its legal moves (State._ask, written out)."""
+        actor = self._expr(self.program.choices[cid].actor)
+        for text in (f"s.pc = {pc}", f"s.choice = {cid}", f"_a = {actor}",
+                     "if _a.__class__ is not int or not 0 <= _a < s.n:",
+                     f"    _a = s._check_actor({cid}, _a)",
+                     "s.actor = _a",
+                     f"_legal = s._legal = _m{cid}(s, L.copy())",
+                     "if not _legal:",
+                     f"    s._no_moves({cid})",
+                     "return -1"):
+            self._line(f"    {text}{where}", pc)
 
     def _expr_stmt(self, fn, prefix: str) -> str:
         return f"{self._name('X' + prefix, fn)}(s, L)"
@@ -226,8 +247,7 @@ class Flow:
             where = f"  # trigger {t.name}, {span.file}:{span.line}"
             cond = self._expr(t.cond)
             if t.domain is not None:
-                dom = self._expr(t.domain)
-                test = f"any({cond} for L[{t.slot}] in {dom})"
+                test = f"any({cond} for L[{t.slot}] in {self._iter(t.domain)})"
             else:
                 test = cond
             self._line(f"        {'if' if i == 0 else 'elif'} {test}:{where}", t.span)
@@ -262,10 +282,13 @@ class Flow:
                 continue
             one = len(o.params) == 1
             table = self._name("XT", Interned(move_class, o.name, one))
+            if one and o.key is not None:
+                self._tabled(o, table, where)
+                continue
             if one:
                 slot, dom = o.params[0]
                 test = f" if {cond}" if cond is not None else ""
-                self._line(f"    out += [{table}[L[{slot}]] for L[{slot}] in {self._expr(dom)}{test}]{where}")
+                self._line(f"    out += [{table}[L[{slot}]] for L[{slot}] in {self._iter(dom)}{test}]{where}")
                 continue
             indent = "    "
             for k, (slot, dom) in enumerate(o.params):
@@ -277,6 +300,41 @@ class Flow:
                 indent += "    "
             self._line(f"{indent}out.append({table}[{key}])")
         self._line("    return out")
+
+    def _iter(self, fn) -> str:
+        """``fn`` where a comprehension iterates over it (no ``:=`` may stand there)."""
+        text = self._expr(fn)
+        if ":=" in text:
+            return f"{self._name('Xi', fn)}(s, L)"
+        return text
+
+    def _tabled(self, o, table: str, where: str) -> None:
+        """A move whose condition is a pure function of its card and a few variables (purity.py):
+        its value per card is kept in a table per combination of those variables' values."""
+        slot, dom = o.params[0]
+        card_count = self.program.card_count
+        tables: dict = {}
+        cond = o.where
+
+        def new_table(key):
+            if len(tables) >= MAX_TABLES:
+                tables.clear()
+            row = tables[key] = [None] * card_count
+            return row
+
+        def fill(row, s, L, c):
+            L[slot] = c
+            value = row[c] = bool(cond(s, L))
+            return value
+
+        tabs, new, fill_name = self._name("Xtab", tables), self._name("Xnew", new_table), self._name("Xfill", fill)
+        key = "(" + "".join(f"s.vars[{k}], " for k in o.key) + ")"
+        self._line(f"    _key = {key}{where}")
+        self._line(f"    _row = {tabs}.get(_key)")
+        self._line("    if _row is None:")
+        self._line(f"        _row = {new}(_key)")
+        self._line(f"    out += [{table}[c] for c in {self._iter(dom)} "
+                   f"if (_row[c] if _row[c] is not None else {fill_name}(_row, s, L, c))]")
 
     def span_at(self, lineno: int):
         """The span of the rule a generated line (1-based) was written for, or None."""
