@@ -22,7 +22,7 @@ from .loops import Loops
 from .members import grown_index, new_member, remove_member
 from .picking import (best_fn, leave_effect, pick_fn, players_fn, put_each_effect, step_fn,
                       tuple_fn)
-from .purity import condition_key
+from .purity import card_local, condition_key, tabled_aggregate
 from .rng import randbelow, shuffle
 from .showing import compile_reveal, compile_show, compile_tell
 from .stmtsrc import assign_var, put_one, set_local, with_stmt
@@ -40,7 +40,8 @@ class Option:
     body: int  # pc
     kinds: list = attrs.Factory(list)  # the type of each parameter, for printing moves
     span: Span = Span()  # where the move is written, for coverage reports
-    key: tuple | None = None  # one card parameter and a condition of it and these variable slots only
+    key: tuple | None = None  # a condition of one card and these variable slots only (purity.py) ...
+    card_slot: int | None = None  # ... the card: this local's, or the move's parameter's if None
 
 
 @attrs.define(eq=False)
@@ -268,6 +269,8 @@ class _Compiler(Layout, Loops, Calls):
             value = fn(None, None)
             if value is None or type(value) in (int, bool, str):
                 return repr(value)
+            if type(value) in (range, tuple, frozenset):
+                return self.name_for(value, "k")
         name = f"_f{len(self.ns)}"
         self.ns[name] = fn
         return f"{name}(s, L)"
@@ -283,6 +286,15 @@ class _Compiler(Layout, Loops, Calls):
         """One closure for a whole expression: nested operators run in a single Python frame."""
         fn = eval(f"lambda s, L: {text}", self.ns)  # noqa: S307 - source built by the compiler, never by the user
         fn.src = text
+        return fn
+
+    def gen_def(self, lines: list):
+        """One generated function ``f(s, L)`` with a body of several lines (see gen)."""
+        name = f"_d{len(self.ns)}"
+        text = f"def {name}(s, L):\n" + "".join(f"    {line}\n" for line in lines)
+        exec(text, self.ns)  # noqa: S102 - source built by the compiler, never by the user
+        fn = self.ns[name]
+        fn.src = f"{name}(s, L)"
         return fn
 
     def name_for(self, value, prefix: str) -> str:
@@ -690,10 +702,12 @@ class _Compiler(Layout, Loops, Calls):
             params.append((slot, self.domain(dfn, dt, p.domain.span)))
             kinds.append(T.element(dt) or T.ANY)
         where = self.expr(o.where)[0] if o.where is not None else None
-        key = None
+        key = card_slot = None
         if len(o.params) == 1 and kinds[0] == T.CARD and where is not None:
             key = condition_key(self, o.where, self._binding(o.params[0], o.params[0].name))
-        return Option(o.name, params, where, len(self.code), kinds, o.span, key)
+        elif not o.params and where is not None:
+            card_slot, key = card_local(self, o.where) or (None, None)
+        return Option(o.name, params, where, len(self.code), kinds, o.span, key, card_slot)
 
     def domain(self, fn, t, span):
         """A closure giving the values a domain runs over."""
@@ -713,8 +727,16 @@ class _Compiler(Layout, Loops, Calls):
     def aggregate(self, e: A.Aggregate):
         slot, dom, where = self._quantified(e)
         func, span = e.func, e.span
+        b = self._binding(e, e.var)
+        if func in ("any", "all", "count", "cards") and where is not None and self.env[b][1] == T.CARD:
+            slots = condition_key(self, e.where, b)
+            if slots is not None:
+                return tabled_aggregate(self, func, slot, dom, where, slots), (
+                    T.CARDS if func == "cards" else T.INT if func == "count" else T.BOOL)
         if func in ("any", "all", "count", "cards"):
             d = self.src(dom)
+            if ":=" in d:
+                d = f"{self.name_for(dom, 'f')}(s, L)"
             w = self.src(where) if where is not None else None
             if func == "any":
                 text = f"any({w} for L[{slot}] in {d})" if w else f"(len({d}) > 0)"

@@ -32,11 +32,11 @@ the compiler's own generated expressions.
 
 from __future__ import annotations
 
+from .purity import CardTable
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
 MAX_TRACE = 400  # steps written into one function before it hands over to the next
 MAX_FOLLOW = 60  # a jump is followed into the same function only within this many steps of its start
-MAX_TABLES = 4096  # tables of one move's condition kept (purity.py); past that they are made anew
 
 
 class Interned(dict):
@@ -274,6 +274,9 @@ class Flow:
             cond = self._cond(o.where) if o.where is not None else None
             if not o.params:
                 move = self._name("XM", move_class(o.name))
+                if o.key is not None:
+                    self._tabled(o, move, where)
+                    continue
                 if cond is None:
                     self._line(f"    out.append({move}){where}")
                 else:
@@ -309,32 +312,23 @@ class Flow:
         return text
 
     def _tabled(self, o, table: str, where: str) -> None:
-        """A move whose condition is a pure function of its card and a few variables (purity.py):
+        """A move whose condition is a pure function of one card and a few variables (purity.py):
         its value per card is kept in a table per combination of those variables' values."""
-        slot, dom = o.params[0]
-        card_count = self.program.card_count
-        tables: dict = {}
-        cond = o.where
-
-        def new_table(key):
-            if len(tables) >= MAX_TABLES:
-                tables.clear()
-            row = tables[key] = [None] * card_count
-            return row
-
-        def fill(row, s, L, c):
-            L[slot] = c
-            value = row[c] = bool(cond(s, L))
-            return value
-
-        tabs, new, fill_name = self._name("Xtab", tables), self._name("Xnew", new_table), self._name("Xfill", fill)
+        slot = o.params[0][0] if o.params else o.card_slot
+        tab = self._name("Xtab", CardTable(o.where, slot, self.program.card_count))
         key = "(" + "".join(f"s.vars[{k}], " for k in o.key) + ")"
         self._line(f"    _key = {key}{where}")
-        self._line(f"    _row = {tabs}.get(_key)")
+        self._line(f"    _row = {tab}.rows.get(_key)")
         self._line("    if _row is None:")
-        self._line(f"        _row = {new}(_key)")
-        self._line(f"    out += [{table}[c] for c in {self._iter(dom)} "
-                   f"if (_row[c] if _row[c] is not None else {fill_name}(_row, s, L, c))]")
+        self._line(f"        _row = {tab}.row(_key)")
+        if o.params:
+            self._line(f"    _fill = {tab}.fill")
+            self._line(f"    out += [{table}[c] for c in {self._iter(o.params[0][1])} "
+                       "if (_row[c] if _row[c] is not None else _fill(_row, s, L, c))]")
+            return
+        self._line(f"    _c = L[{slot}]")
+        self._line(f"    if _row[_c] if _c is not None and _row[_c] is not None else {tab}.fill(_row, s, L, _c):")
+        self._line(f"        out.append({table})")
 
     def span_at(self, lineno: int):
         """The span of the rule a generated line (1-based) was written for, or None."""

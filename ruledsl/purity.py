@@ -22,16 +22,40 @@ player count, a random pick, a quantifier) makes it answer None.
 from __future__ import annotations
 
 from . import ast as A
+from . import types as T
 from .layout import _product
 
 MAX_KEY = 8  # variable slots in a table's key at most
 
 
 def condition_key(comp, expr, binding) -> tuple | None:
-    """The variable slots ``expr`` reads, if it is a pure function of the card bound to ``binding``
-    and of those slots; else None."""
+    """The variable slots ``expr`` reads, if it is a pure function of the value bound to ``binding``
+    (a move's parameter, a quantifier's variable, a `let`) and of those slots; else None."""
+    found = reads(comp, expr)
+    if found is None or not found[0] <= {binding}:
+        return None
+    return found[1]
+
+
+def card_local(comp, expr):
+    """(local slot, variable slots) if ``expr`` is a pure function of one local that holds a card
+    (a `let`, a loop's or a parameter's) and of those variable slots; else None."""
+    found = reads(comp, expr)
+    if found is None or len(found[0]) != 1:
+        return None
+    (b,) = found[0]
+    fn, t = comp.env.get(b, (None, None))
+    slot = getattr(fn, "slot", None)
+    if t != T.CARD or slot is None:
+        return None
+    return slot, found[1]
+
+
+def reads(comp, expr):
+    """(the bindings of locals, the variable slots) a pure expression reads, or None (see above)."""
     m = comp.m
     slots: set = set()
+    outside: set = set()
 
     def family(name) -> bool:
         if name not in comp.var_families or name in m.grown:
@@ -48,7 +72,9 @@ def condition_key(comp, expr, binding) -> tuple | None:
         if isinstance(e, A.Name):
             b = m.bindings.get(e)
             if b is not None:
-                return b in bound
+                if b not in bound:
+                    outside.add(b)
+                return True
             n = e.name
             if n in m.params or n in m.enum_values or n in m.enums or n in m.kinds:
                 return True
@@ -95,8 +121,59 @@ def condition_key(comp, expr, binding) -> tuple | None:
             return all(walk(x, bound, seen) for x in (e.cond, e.then, e.otherwise))
         return False
 
-    if expr is None or not walk(expr, frozenset((binding,)), frozenset()):
+    if expr is None or not walk(expr, frozenset(), frozenset()):
         return None
     if len(slots) > MAX_KEY:
         return None
-    return tuple(sorted(slots))
+    return frozenset(outside), tuple(sorted(slots))
+
+
+MAX_TABLES = 4096  # rows of one table kept; past that the table starts anew
+
+
+class CardTable:
+    """The values of a pure condition of one card (put in local ``slot``), one row per combination
+    of the values of the variables it reads; a row holds None for a card not yet asked about."""
+
+    def __init__(self, cond, slot: int, card_count: int):
+        self.cond, self.slot, self.card_count = cond, slot, card_count
+        self.rows: dict = {}
+
+    def row(self, key) -> list:
+        """A new row for ``key`` (the values of the variables read)."""
+        if len(self.rows) >= MAX_TABLES:
+            self.rows.clear()
+        row = self.rows[key] = [None] * self.card_count
+        return row
+
+    def fill(self, row: list, s, L, c) -> bool:
+        """The condition for card ``c``, worked out (``L[slot]`` holds ``c`` while it runs) and kept."""
+        L[self.slot] = c
+        value = bool(self.cond(s, L))
+        if c is not None:
+            row[c] = value
+        return value
+
+
+def tabled_aggregate(comp, func: str, slot: int, dom, where, slots: tuple):
+    """``any/all/count/cards(each c in DOMAIN where COND)`` with COND a pure function of the card and
+    ``slots``: one generated function that looks COND up in a :class:`CardTable`. Like the plain
+    form, it leaves each card it looks at in ``L[slot]``."""
+    table = comp.name_for(CardTable(where, slot, comp.card_total), "tab")
+    key = "(" + "".join(f"s.vars[{k}], " for k in slots) + ")"
+    test = f"(_row[L[{slot}]] if _row[L[{slot}]] is not None else _fill(_row, s, L, L[{slot}]))"
+    lines = [f"_key = {key}",
+             f"_row = {table}.rows.get(_key)",
+             "if _row is None:",
+             f"    _row = {table}.row(_key)",
+             f"_fill = {table}.fill"]
+    loop = f"for L[{slot}] in {comp.src(dom)}:"
+    if func == "any":
+        lines += [loop, f"    if {test}:", "        return True", "return False"]
+    elif func == "all":
+        lines += [loop, f"    if not {test}:", "        return False", "return True"]
+    elif func == "count":
+        lines += ["_n = 0", loop, f"    if {test}:", "        _n += 1", "return _n"]
+    else:
+        lines += ["_out = []", loop, f"    if {test}:", f"        _out.append(L[{slot}])", "return _out"]
+    return comp.gen_def(lines)
