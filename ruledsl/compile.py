@@ -20,7 +20,7 @@ from .limits import check_card_count, checked_range, index_fits
 from .calls import Calls
 from .loops import Loops
 from .members import grown_index, new_member, remove_member
-from .picking import (best_fn, leave_effect, pick_fn, players_fn, put_each_effect, step_fn,
+from .picking import (best_fn, leave_effect, out_base, pick_fn, players_fn, put_each_effect, step_fn,
                       tuple_fn)
 from .purity import card_local, condition_key, tabled_aggregate
 from .rng import randbelow, shuffle
@@ -589,6 +589,8 @@ class _Compiler(Layout, Loops, Calls):
         if len(fns) == 1 and dims[0][0] == "enum":
             return fns[0]  # enum values come only from enum-typed expressions
         constant = getattr(fns[0], "constant", False)
+        if len(fns) == 1 and dims[0][0] == "player" and getattr(fns[0], "valid_player", False):
+            return fns[0]
         if len(fns) == 1 and dims[0][0] == "player" and "(" not in self.src(fns[0]) and not constant:
             v = self.src(fns[0])
 
@@ -719,7 +721,10 @@ class _Compiler(Layout, Loops, Calls):
         b = self._binding(e, e.var)
         slot = self.slot(b)
         dfn, dt = self.expr(e.domain)
-        self.env[b] = (_local(slot), T.element(dt) or T.ANY)
+        var = _local(slot)
+        if isinstance(e.domain, A.Name) and e.domain.name == "players" and e.domain not in self.m.bindings:
+            var.valid_player = True  # only ever one of the players while the quantifier runs
+        self.env[b] = (var, T.element(dt) or T.ANY)
         dom = self.domain(dfn, dt, e.domain.span)
         where = self.expr(e.where)[0] if e.where is not None else None
         return slot, dom, where
@@ -1015,7 +1020,8 @@ class _Compiler(Layout, Loops, Calls):
             def advance(st, L):
                 st.current = walk(st, st.current)
 
-            with_stmt(advance, [f"s.current = {self.name_for(walk, 'walk')}(s, s.current)"])
+            with_stmt(advance, [f"s.current = {self.name_for(walk, 'walk')}(s, s.current)" if out_base(self) is not None
+                                else "s.current = (s.current + 1) % s.n"])
             self.close_loop(self.emit(SET, advance, span=span))
             self.emit(JUMP, top, span=span)
             self.code[top][2] = len(self.code)

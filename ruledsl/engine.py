@@ -492,18 +492,20 @@ class State:
 
     def _apply(self, m: Move) -> None:
         flow = self.program.flow or self._flow()
-        option = flow.options[self.choice].get((m.name, len(m.args)))
-        if option is None:
+        args = m.args
+        entry = flow.entries[self.choice].get((m.name, len(args)))
+        if entry is None:
             choice = self.program.choices[self.choice]
-            raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(m.args)} argument(s)")
-        L = self.locals
-        for (slot, _), v in zip(option.params, m.args):
-            L[slot] = v
+            raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(args)} argument(s)")
+        body, slots = entry
+        if slots:
+            L = self.locals
+            for slot, v in zip(slots, args):
+                L[slot] = v
         self.moves.append(m)
         self.shown = []  # `show`: the cards shown during this move, as [card, player]
-        self.choice = -1
-        self.actor = -1
-        self.pc = option.body
+        self.choice = self.actor = -1
+        self.pc = body
         self._legal = None
         self._run()
         if not self.over and len(self.moves) >= self.program.limit:

@@ -81,9 +81,12 @@ class Flow:
             self._trace(pc)
         self._fire_fn()
         self.options = []  # per decision: {(name, number of args): option}
+        self.entries = []  # per decision: {(name, number of args): (the step its body starts at, its slots)}
         for cid, choice in enumerate(program.choices):
             self._moves_fn(cid, choice, move_class)
             self.options.append({(o.name, len(o.params)): o for o in choice.options})
+            self.entries.append({(o.name, len(o.params)): (o.body, tuple(slot for slot, _ in o.params))
+                                 for o in choice.options})
         self.source = "\n".join(self.lines) + "\n"
         ns = dict(getattr(program, "namespace", None) or {})
         ns.update(self.ns)
@@ -242,17 +245,23 @@ class Flow:
             return
         self._line("    fired = 0")
         self._line("    while True:")
+        self._line("        t = -1")
         for i, t in enumerate(p.triggers):
             span = t.span
             where = f"  # trigger {t.name}, {span.file}:{span.line}"
-            cond = self._expr(t.cond)
+            cond = self._cond(t.cond)
+            pad = "        " if i == 0 else "            "
+            if i:
+                self._line("        if t < 0:", t.span)
             if t.domain is not None:
-                test = f"any({cond} for L[{t.slot}] in {self._iter(t.domain)})"
+                self._line(f"{pad}for L[{t.slot}] in {self._expr(t.domain)}:{where}", t.span)
+                self._line(f"{pad}    if {cond}:", t.span)
+                self._line(f"{pad}        t = {i}", t.span)
+                self._line(f"{pad}        break", t.span)
             else:
-                test = cond
-            self._line(f"        {'if' if i == 0 else 'elif'} {test}:{where}", t.span)
-            self._line(f"            t = {i}", t.span)
-        self._line("        else:")
+                self._line(f"{pad}if {cond}:{where}", t.span)
+                self._line(f"{pad}    t = {i}", t.span)
+        self._line("        if t < 0:")
         self._line("            return False")
         self._line("        fired += 1")
         self._line("        if fired > _MAX_FIRINGS:")
