@@ -132,7 +132,7 @@ class Calls:
         if name in ("at", "occupied") and None not in srcs:
             z, k = srcs
             zones = self.zone_list
-            slots = self.name_for([zone.places for zone in zones], "zp")
+            slots = self.shared_name("zone places", lambda: [zone.places for zone in zones], "zp")
 
             def bad(zid, k):
                 places = zones[zid].places
@@ -141,7 +141,8 @@ class Calls:
             place = f"s.places[{slots}[{z}][{k}] if 0 <= {k} < len({slots}[{z}]) else {self.name_for(bad, 'noslot')}({z}, {k})]"
             if name == "occupied":
                 return self.gen(f"({place} >= 0)"), T.BOOL
-            none_at_end = self.name_for(list(range(self.card_total)) + [None], "card_or_none")
+            none_at_end = self.shared_name("card or none", lambda: list(range(self.card_total)) + [None],
+                                           "card_or_none")
             return self.gen(f"{none_at_end}[{place}]"), T.CARD
         if name in ("abs", "min", "max") and None not in srcs:
             return self.gen(f"{name}({', '.join(srcs)})"), T.INT

@@ -295,7 +295,15 @@ class _Compiler(Layout, Loops, Calls):
         exec(text, self.ns)  # noqa: S102 - source built by the compiler, never by the user
         fn = self.ns[name]
         fn.src = f"{name}(s, L)"
+        fn.definition = text
         return fn
+
+    def shared_name(self, key, make, prefix: str) -> str:
+        """One name for a table or helper that several rules use alike (``make()`` builds it once)."""
+        shared = self.__dict__.setdefault("_shared_names", {})
+        if key not in shared:
+            shared[key] = self.name_for(make(), prefix)
+        return shared[key]
 
     def name_for(self, value, prefix: str) -> str:
         name = f"_{prefix}{len(self.ns)}"

@@ -125,9 +125,22 @@ class Game:
             s.apply(m)
         return s
 
+    def python_listing(self) -> str:
+        """The Python module the engine runs for these rules (flowgen.py), followed by the
+        definitions of the names it uses: what ``ruledsl compile --emit-python`` prints."""
+        return flow_of(self.program).listing()
+
     def state_from_json(self, text) -> "State":
         """A state saved with :meth:`State.to_json`; raises SaveError with the reason if it is corrupt."""
         return _load_state(self, text)
+
+
+def flow_of(program: Program) -> Flow:
+    """The program's generated code (flowgen.py), made on first use and kept with the program."""
+    flow = program.flow
+    if flow is None:
+        flow = program.flow = Flow(program, Move, MAX_TRIGGER_FIRINGS)
+    return flow
 
 
 def _run_rule(fn, s, L, span):
@@ -474,11 +487,7 @@ class State:
     # ---- running the flow
 
     def _flow(self) -> Flow:
-        """The program's generated code (flowgen.py), made on first use."""
-        flow = self.program.flow
-        if flow is None:
-            flow = self.program.flow = Flow(self.program, Move, MAX_TRIGGER_FIRINGS)
-        return flow
+        return flow_of(self.program)
 
     def _enumerate(self) -> list[Move]:
         flow = self.program.flow or self._flow()

@@ -100,6 +100,38 @@ class Flow:
         self.fire = ns["_fire"]
         self.moves = [ns[f"_m{cid}"] for cid in range(len(program.choices))]
 
+    def listing(self) -> str:
+        """The generated module, then what each name it uses stands for: the compiler's generated
+        expressions and functions with their source, tables in short, other closures by their job."""
+        import re
+
+        ns = dict(getattr(self.program, "namespace", None) or {})
+        ns.update(self.ns)
+        out = [self.source, "", "# ---- the names used above " + "-" * 40]
+        seen: set = set()
+        todo = sorted(set(re.findall(r"\b_[A-Za-z]\w*", self.source)))
+        while todo:
+            name = todo.pop(0)
+            if name in seen or name not in ns:
+                continue
+            seen.add(name)
+            value = ns[name]
+            text = getattr(value, "src", None)
+            code = getattr(value, "__code__", None)
+            if callable(value) and text is not None and not text.startswith(name + "("):
+                out.append(f"# {name} = lambda s, L: {text}")
+            elif getattr(value, "definition", None):
+                out.extend("# " + line for line in value.definition.rstrip().split("\n"))
+                text = value.definition
+            elif isinstance(value, (list, tuple, range, frozenset, dict, int, str)) and not callable(value):
+                shown = repr(value)
+                out.append(f"# {name} = {shown if len(shown) <= 100 else shown[:97] + '...'}")
+            else:
+                out.append(f"# {name}: {_describe(value)}")
+            if text:
+                todo.extend(sorted(set(re.findall(r"\b_[A-Za-z]\w*", text)) - seen))
+        return "\n".join(out) + "\n"
+
     # ------------------------------------------------------------ writing
 
     def _line(self, text: str, pc=None) -> None:
@@ -354,3 +386,16 @@ class Flow:
                 found = self.span_at(tb.tb_lineno) or found
             tb = tb.tb_next
         return found
+
+
+def _describe(value) -> str:
+    """A closure of the compiler in words: its kind and where it was made."""
+    if isinstance(value, CardTable):
+        return f"a table of a card condition ({len(value.rows)} rows so far)"
+    if isinstance(value, Interned):
+        return f"the moves {value.name}(...), made once each"
+    code = getattr(value, "__code__", None)
+    if code is None:
+        return type(value).__name__
+    where = code.co_filename.rsplit("/", 1)[-1]
+    return f"the closure {code.co_name} of {where}:{code.co_firstlineno}"

@@ -70,12 +70,12 @@ def put_one(comp, fn, card, target, at, under: bool, span):
     if c is None or z is None or (at is not None and k is None):
         return fn
     zones = comp.zone_list
-    zb = comp.name_for(comp.zone_bit, "zb")
-    pb = comp.name_for(comp.place_bit, "pb")
+    zb = comp.shared_name("zone bits", lambda: comp.zone_bit, "zb")
+    pb = comp.shared_name("place bits", lambda: comp.place_bit, "pb")
     nocard = _raiser(comp, "`put`: there is no card to move", span, "nocard")
     lines = [f"_z = {z}"]
     if at is not None:
-        slots = comp.name_for([zone.places for zone in zones], "zp")
+        slots = comp.shared_name("zone places", lambda: [zone.places for zone in zones], "zp")
 
         def bad_slot(zid, k):
             places = zones[zid].places
