@@ -155,9 +155,11 @@ class Flow:
     def _emit_header(self, max_firings: int) -> None:
         p = self.program
         self._line(f"# The generated steps of the rules of {p.name!r}: {len(p.code)} steps, "
-                   f"{len(p.choices)} decisions, {len(p.triggers)} triggers.")
-        self._line("# s: the State; L: the flow's locals (s.locals). A name _xN, _eN, _kN is a closure the")
-        self._line("# compiler made for one rule; a comment names the rules line of each step.")
+                   f"{len(p.choices)} decision(s), {len(p.triggers)} trigger(s).")
+        self._line("# s: the State; L: the flow's locals (s.locals). _bN runs the steps from step N and returns")
+        self._line("# the step to go on from (-1: a decision is pending or the game is over); _mN lists the legal")
+        self._line("# moves of decision N; _fire runs the triggers. A comment names the rules line of each step;")
+        self._line("# the names the code uses are listed at the end.")
         self.ns["_MAX_FIRINGS"] = max_firings
 
     def _trace(self, start: int) -> None:
@@ -174,7 +176,7 @@ class Flow:
                 self._line("    raise AssertionError('ran past the last step')", pc - 1)
                 return
             kind, a, b, span = code[pc]
-            where = f"  # {span.file}:{span.line}" if span.line else ""
+            where = f"  # {_at(span)}" if span.line else ""
             if count >= MAX_TRACE:
                 self._line(f"    return {pc}", pc)
                 return
@@ -280,7 +282,7 @@ class Flow:
         self._line("        t = -1")
         for i, t in enumerate(p.triggers):
             span = t.span
-            where = f"  # trigger {t.name}, {span.file}:{span.line}"
+            where = f"  # trigger {t.name}, {_at(span)}"
             cond = self._cond(t.cond)
             pad = "        " if i == 0 else "            "
             if i:
@@ -308,10 +310,10 @@ class Flow:
     def _moves_fn(self, cid: int, choice, move_class) -> None:
         """The legal moves of decision ``cid``, in the order of its options and their domains."""
         self._line("")
-        self._line(f"def _m{cid}(s, L):  # decision {choice.name}, {choice.span.file}:{choice.span.line}")
+        self._line(f"def _m{cid}(s, L):  # decision {choice.name}, {_at(choice.span)}")
         self._line("    out = []")
         for o in choice.options:
-            where = f"  # move {o.name}, {o.span.file}:{o.span.line}"
+            where = f"  # move {o.name}, {_at(o.span)}"
             cond = self._cond(o.where) if o.where is not None else None
             if not o.params:
                 move = self._name("XM", move_class(o.name))
@@ -386,6 +388,11 @@ class Flow:
                 found = self.span_at(tb.tb_lineno) or found
             tb = tb.tb_next
         return found
+
+
+def _at(span) -> str:
+    """``file:line`` for a comment: a file name cannot end the comment (no line breaks in it)."""
+    return f"{span.file}:{span.line}".replace("\n", " ").replace("\r", " ")
 
 
 def _describe(value) -> str:
