@@ -516,7 +516,13 @@ class State:
         self.choice = self.actor = -1
         self.pc = body
         self._legal = None
-        self._run()
+        try:  # the first stretch of the move's body, called here; the rest (rarely any) by _run
+            pc = flow.blocks[body](self, self.locals)
+        except (RulesRuntimeError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
+            self._failed(flow, exc, body)
+        if pc >= 0:
+            self.pc = pc
+            self._run()
         if not self.over and len(self.moves) >= self.program.limit:
             self._end()
             self.finding = f"the game reached its limit of {self.program.limit} moves without ending"
@@ -537,14 +543,19 @@ class State:
                         f"the rules ran {MAX_STEPS_PER_MOVE} steps without asking any player to move "
                         "(an endless loop?)", self.program.code[pc][3])
                 pc = blocks[pc](self, L)
-        except RulesRuntimeError as err:
-            if not err.span.line:
-                span = flow.failing_span(err.__traceback__) or self.program.code[pc][3]
-                raise RulesRuntimeError(err.message, span) from None
-            raise
-        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
+        except (RulesRuntimeError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
+            self._failed(flow, exc, pc)
+
+    def _failed(self, flow: Flow, exc: Exception, pc: int):
+        """A rule failed in the generated code run from step ``pc``: the finding, at the rule's line
+        (found from the generated line that failed)."""
+        if isinstance(exc, RulesRuntimeError):
+            if exc.span.line:
+                raise exc
             span = flow.failing_span(exc.__traceback__) or self.program.code[pc][3]
-            raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", span) from None
+            raise RulesRuntimeError(exc.message, span) from None
+        span = flow.failing_span(exc.__traceback__) or self.program.code[pc][3]
+        raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", span) from None
 
     # The generated code stops at a decision by setting pc, choice, actor and _legal (flowgen.Flow._choose);
     # these two are its ways out when the actor is no player or nobody can move.
