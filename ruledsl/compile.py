@@ -498,7 +498,9 @@ class _Compiler(Layout, Loops, Calls):
         if n == "player_count":
             return self.gen("s.n"), T.INT
         if n == "current":
-            return self.gen("s.current"), T.PLAYER
+            fn = self.gen("s.current")
+            fn.valid_player = True  # `turns` checks it, scenarios and saves too
+            return fn, T.PLAYER
         if n == "players":
             return players_fn(self), T.PLAYERS
         if n in m.params:
@@ -1015,11 +1017,19 @@ class _Compiler(Layout, Loops, Calls):
             start = self.expr(s.start)[0]
             until = self.expr(s.until)[0]
 
+            def no_player(value):
+                _runtime(f"`turns from ...`: the first player is {'none' if value is None else value}, "
+                         "who is no player", span)
+
             def begin(st, L):
                 st.current = start(st, L)
+                if st.current.__class__ is not int or not 0 <= st.current < st.n:
+                    no_player(st.current)  # so that `current` is always a player
 
             if getattr(start, "src", None) is not None:
-                with_stmt(begin, [f"s.current = {start.src}"])
+                with_stmt(begin, [f"s.current = {start.src}",
+                                  "if s.current.__class__ is not int or not 0 <= s.current < s.n:",
+                                  f"    {self.name_for(no_player, 'noplayer')}(s.current)"])
             self.emit(SET, begin, span=span)
             top = self.emit(JUMP_IF_NOT, self.negated(until), None, span=s.until.span)
             self.loop_body(s.body)
