@@ -753,15 +753,18 @@ class _Compiler(Layout, Loops, Calls):
             if ":=" in d:
                 d = f"{self.name_for(dom, 'f')}(s, L)"
             w = self.src(where) if where is not None else None
-            if func == "any":
-                text = f"any({w} for L[{slot}] in {d})" if w else f"(len({d}) > 0)"
-            elif func == "all":
-                text = f"all({w} for L[{slot}] in {d})" if w else "True"
-            elif func == "count":
-                text = f"sum(1 for L[{slot}] in {d} if {w})" if w else f"len({d})"
-            else:
-                text = f"[L[{slot}] for L[{slot}] in {d} if {w}]" if w else f"[*{d}]"
-            return self.gen(text), (T.CARDS if func == "cards" else T.INT if func == "count" else T.BOOL)
+            kind = T.CARDS if func == "cards" else T.INT if func == "count" else T.BOOL
+            loop = f"for L[{slot}] in {d}:"
+            if func == "any":  # a plain loop in a function of its own: cheaper than a generator
+                return (self.gen_def([loop, f"    if {w}:", "        return True", "return False"]) if w
+                        else self.gen(f"(len({d}) > 0)")), kind
+            if func == "all":
+                return (self.gen_def([loop, f"    if not {w}:", "        return False", "return True"]) if w
+                        else _const(True)), kind
+            if func == "count":
+                return (self.gen_def(["_n = 0", loop, f"    if {w}:", "        _n += 1", "return _n"]) if w
+                        else self.gen(f"len({d})")), kind
+            return self.gen(f"[L[{slot}] for L[{slot}] in {d} if {w}]" if w else f"[*{d}]"), kind
         if func == "any":
             if where is None:
                 return (lambda s, L: len(dom(s, L)) > 0), T.BOOL
