@@ -256,7 +256,7 @@ class State:
         s.program = self.program
         s.n = self.n
         s.seed = self.seed
-        s.zones = [z.copy() for z in self.zones]
+        s.zones = list(map(list.copy, self.zones))
         s.places = self.places.copy()
         s.loc = self.loc.copy()
         s.vars = self.vars.copy()
@@ -266,8 +266,8 @@ class State:
         s.actor = self.actor
         s.current = self.current
         s.rng = self.rng
-        s.grants = [g.copy() for g in self.grants]
-        s.shown = [x.copy() for x in self.shown]
+        s.grants = list(map(list.copy, self.grants)) if self.grants else []
+        s.shown = list(map(list.copy, self.shown)) if self.shown else []
         s.known = self.known  # never changed in place
         s.moves = self.moves.copy()
         s.over = self.over
