@@ -513,9 +513,7 @@ class State:
                 L[slot] = v
         self.moves.append(m)
         self.shown = []  # `show`: the cards shown during this move, as [card, player]
-        self.choice = self.actor = -1
-        self.pc = body
-        self._legal = None
+        # (pc, choice, actor and the legal moves are set where the move's code stops: a decision or the end)
         try:  # the first stretch of the move's body, called here; the rest (rarely any) by _run
             pc = flow.blocks[body](self, self.locals)
         except (RulesRuntimeError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
