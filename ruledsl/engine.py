@@ -508,11 +508,16 @@ class State:
             raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(args)} argument(s)")
         body, slots = entry
         if slots:
-            L = self.locals
-            for slot, v in zip(slots, args):
-                L[slot] = v
-        self.moves.append(m)
-        self.shown = []  # `show`: the cards shown during this move, as [card, player]
+            if len(slots) == 1:
+                self.locals[slots[0]] = args[0]
+            else:
+                L = self.locals
+                for slot, v in zip(slots, args):
+                    L[slot] = v
+        moves = self.moves
+        moves.append(m)
+        if self.shown:
+            self.shown = []  # `show`: the cards shown during this move, as [card, player]
         # (pc, choice, actor and the legal moves are set where the move's code stops: a decision or the end)
         try:  # the first stretch of the move's body, called here; the rest (rarely any) by _run
             pc = flow.blocks[body](self, self.locals)
@@ -521,7 +526,7 @@ class State:
         if pc >= 0:
             self.pc = pc
             self._run()
-        if not self.over and len(self.moves) >= self.program.limit:
+        if len(moves) >= self.program.limit and not self.over:
             self._end()
             self.finding = f"the game reached its limit of {self.program.limit} moves without ending"
 
