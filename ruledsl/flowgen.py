@@ -36,6 +36,7 @@ from .purity import CardTable
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
 MAX_TRACE = 400  # steps written into one function before it hands over to the next
+MAX_UNROLL = 4  # a trigger over at most this many constant values is checked without a loop
 MAX_FOLLOW = 60  # a jump is followed into the same function only within this many steps of its start
 
 
@@ -287,7 +288,18 @@ class Flow:
             pad = "        " if i == 0 else "            "
             if i:
                 self._line("        if t < 0:", t.span)
-            if t.domain is not None:
+            values = t.domain(None, None) if getattr(t.domain, "constant", False) else None
+            if type(values) in (range, tuple) and 0 < len(values) <= MAX_UNROLL \
+                    and all(type(v) is int for v in values):
+                # a few values known when compiling (an enum): one test after another, no loop
+                for k, v in enumerate(values):
+                    inner = pad + "    " * k
+                    self._line(f"{inner}L[{t.slot}] = {v}{where if k == 0 else ''}", t.span)
+                    self._line(f"{inner}if {cond}:", t.span)
+                    self._line(f"{inner}    t = {i}", t.span)
+                    if k < len(values) - 1:
+                        self._line(f"{inner}else:", t.span)
+            elif t.domain is not None:
                 self._line(f"{pad}for L[{t.slot}] in {self._expr(t.domain)}:{where}", t.span)
                 self._line(f"{pad}    if {cond}:", t.span)
                 self._line(f"{pad}        t = {i}", t.span)
@@ -361,14 +373,20 @@ class Flow:
         tab = self._name("Xtab", CardTable(o.where, slot, self.program.card_count))
         key = "(" + "".join(f"s.vars[{k}], " for k in o.key) + ")"
         self._line(f"    _key = {key}{where}")
+        if o.params:  # a row holds each card's move, False, or None where working it out failed
+            dom = self._iter(o.params[0][1])
+            self._line(f"    _row = {tab}.rows.get(_key)")
+            self._line("    if _row is None:")
+            self._line(f"        _row = {tab}.move_row(_key, s, L, {table})")
+            self._line("    if _row.__class__ is list:")
+            self._line(f"        out += [_mv for c in {dom} if (_mv := _row[c])]")
+            self._line("    else:")
+            self._line(f"        out += [{table}[c] for c in {dom} if (_row[c] if _row[c] is not None "
+                       f"else {tab}.fill(_row, s, L, c))]")
+            return
         self._line(f"    _row = {tab}.rows.get(_key)")
         self._line("    if _row is None:")
         self._line(f"        _row = {tab}.row(_key)")
-        if o.params:
-            self._line(f"    _fill = {tab}.fill")
-            self._line(f"    out += [{table}[c] for c in {self._iter(o.params[0][1])} "
-                       "if (_row[c] if _row[c] is not None else _fill(_row, s, L, c))]")
-            return
         self._line(f"    _c = L[{slot}]")
         self._line(f"    if _row[_c] if _c is not None and _row[_c] is not None else {tab}.fill(_row, s, L, _c):")
         self._line(f"        out.append({table})")

@@ -129,6 +129,7 @@ def reads(comp, expr):
 
 
 MAX_TABLES = 4096  # rows of one table kept; past that the table starts anew
+EAGER_ROWS = 256  # rows worked out for every card at once, at most (then card by card, when asked)
 
 
 class CardTable:
@@ -146,6 +147,31 @@ class CardTable:
         row = self.rows[key] = [None] * self.card_count
         return row
 
+    def move_row(self, key, s, L, moves) -> list:
+        """A row for ``key`` worked out for every card at once: the card's move (from ``moves``) where
+        the condition holds, else False; None where working it out failed (a card the condition does
+        not fit, which is then worked out again, and fails at its rule, if a move offers it). A row
+        with such a None is a :class:`PartialRow`."""
+        if len(self.rows) >= MAX_TABLES:
+            self.rows.clear()
+        if len(self.rows) >= EAGER_ROWS:  # many different keys: work cards out only when asked
+            row = self.rows[key] = PartialRow([None] * self.card_count)
+            return row
+        cond, slot = self.cond, self.slot
+        row: list = []
+        partial = False
+        for c in range(self.card_count):
+            L[slot] = c
+            try:
+                row.append(moves[c] if cond(s, L) else False)
+            except Exception:  # noqa: BLE001 - any failure: left to the move that offers the card
+                row.append(None)
+                partial = True
+        if partial:
+            row = PartialRow(row)
+        self.rows[key] = row
+        return row
+
     def fill(self, row: list, s, L, c) -> bool:
         """The condition for card ``c``, worked out (``L[slot]`` holds ``c`` while it runs) and kept."""
         L[self.slot] = c
@@ -153,6 +179,10 @@ class CardTable:
         if c is not None:
             row[c] = value
         return value
+
+
+class PartialRow(list):
+    """A row of a table in which some cards could not be worked out in advance."""
 
 
 def tabled_aggregate(comp, func: str, slot: int, dom, where, slots: tuple):
