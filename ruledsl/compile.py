@@ -17,12 +17,15 @@ from .check import Model
 from .errors import NOWHERE, RulesRuntimeError, Span
 from .layout import Layout, _product
 from .limits import check_card_count, checked_range, index_fits
+from .calls import Calls
 from .loops import Loops
-from .members import grown_index, members_domain, new_member, remove_member
-from .picking import (best_fn, leave_effect, pick_fn, players_fn, put_each_effect, random_of, step_fn,
+from .members import grown_index, new_member, remove_member
+from .picking import (best_fn, leave_effect, out_base, pick_fn, players_fn, put_each_effect, step_fn,
                       tuple_fn)
+from .purity import card_local, condition_key, tabled_aggregate
 from .rng import randbelow, shuffle
 from .showing import compile_reveal, compile_show, compile_tell
+from .stmtsrc import assign_var, put_one, set_local, with_stmt
 from .together import compile_together
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET  # noqa: F401 - the engine reads them here
 
@@ -37,6 +40,8 @@ class Option:
     body: int  # pc
     kinds: list = attrs.Factory(list)  # the type of each parameter, for printing moves
     span: Span = Span()  # where the move is written, for coverage reports
+    key: tuple | None = None  # a condition of one card and these variable slots only (purity.py) ...
+    card_slot: int | None = None  # ... the card: this local's, or the move's parameter's if None
 
 
 @attrs.define(eq=False)
@@ -112,6 +117,8 @@ class Program:
     attr_types: dict = attrs.Factory(dict)  # card attribute -> its type (for showing what a player knows)
     var_visibility: dict = attrs.Factory(dict)  # variable name -> owner or hidden (public ones are left out)
     compiler: object = attrs.field(default=None, repr=False)  # what built it: evaluate.py compiles defines with it
+    namespace: dict = attrs.Factory(dict)  # the names the generated expression code refers to
+    flow: object = attrs.field(default=None, init=False)  # flowgen.Flow, made on first use (not copied by evolve)
 
 
 def compile_model(model: Model) -> Program:
@@ -122,11 +129,12 @@ def _runtime(message: str, span: Span):
     raise RulesRuntimeError(message, span)
 
 
-class _Compiler(Layout, Loops):
+class _Compiler(Layout, Loops, Calls):
     def __init__(self, model: Model):
         self.m = model
         # names the generated expression code refers to; no other builtins
-        self.ns: dict = {"__builtins__": {}, "any": any, "all": all, "sum": sum, "len": len}
+        self.ns: dict = {"__builtins__": {}, "any": any, "all": all, "sum": sum, "len": len, "range": range,
+                         "abs": abs, "min": min, "max": max}
         self.code: list = []
         self.choices: list = []
         self.slots: dict = {}  # Binding -> local slot
@@ -201,6 +209,7 @@ class _Compiler(Layout, Loops):
             card_locals=frozenset(self._typed_locals(T.CARD)),
             card_list_locals=frozenset(self.card_list_slots | self._typed_locals(T.CARDS)),
             compiler=self,
+            namespace=self.ns,
         )
 
     def _member_inits(self) -> dict:
@@ -262,15 +271,41 @@ class _Compiler(Layout, Loops):
             value = fn(None, None)
             if value is None or type(value) in (int, bool, str):
                 return repr(value)
+            if type(value) in (range, tuple, frozenset):
+                return self.name_for(value, "k")
         name = f"_f{len(self.ns)}"
         self.ns[name] = fn
         return f"{name}(s, L)"
+
+    def negated(self, fn):
+        """``not fn``, as generated code when ``fn`` has source."""
+        text = getattr(fn, "src", None)
+        if text is not None:
+            return self.gen(f"(not {text})")
+        return lambda st, L: not fn(st, L)
 
     def gen(self, text: str):
         """One closure for a whole expression: nested operators run in a single Python frame."""
         fn = eval(f"lambda s, L: {text}", self.ns)  # noqa: S307 - source built by the compiler, never by the user
         fn.src = text
         return fn
+
+    def gen_def(self, lines: list):
+        """One generated function ``f(s, L)`` with a body of several lines (see gen)."""
+        name = f"_d{len(self.ns)}"
+        text = f"def {name}(s, L):\n" + "".join(f"    {line}\n" for line in lines)
+        exec(text, self.ns)  # noqa: S102 - source built by the compiler, never by the user
+        fn = self.ns[name]
+        fn.src = f"{name}(s, L)"
+        fn.definition = text
+        return fn
+
+    def shared_name(self, key, make, prefix: str) -> str:
+        """One name for a table or helper that several rules use alike (``make()`` builds it once)."""
+        shared = self.__dict__.setdefault("_shared_names", {})
+        if key not in shared:
+            shared[key] = self.name_for(make(), prefix)
+        return shared[key]
 
     def name_for(self, value, prefix: str) -> str:
         name = f"_{prefix}{len(self.ns)}"
@@ -465,7 +500,9 @@ class _Compiler(Layout, Loops):
         if n == "player_count":
             return self.gen("s.n"), T.INT
         if n == "current":
-            return self.gen("s.current"), T.PLAYER
+            fn = self.gen("s.current")
+            fn.valid_player = True  # `turns` checks it, scenarios and saves too
+            return fn, T.PLAYER
         if n == "players":
             return players_fn(self), T.PLAYERS
         if n in m.params:
@@ -564,6 +601,8 @@ class _Compiler(Layout, Loops):
         if len(fns) == 1 and dims[0][0] == "enum":
             return fns[0]  # enum values come only from enum-typed expressions
         constant = getattr(fns[0], "constant", False)
+        if len(fns) == 1 and dims[0][0] == "player" and getattr(fns[0], "valid_player", False):
+            return fns[0]
         if len(fns) == 1 and dims[0][0] == "player" and "(" not in self.src(fns[0]) and not constant:
             v = self.src(fns[0])
 
@@ -677,7 +716,12 @@ class _Compiler(Layout, Loops):
             params.append((slot, self.domain(dfn, dt, p.domain.span)))
             kinds.append(T.element(dt) or T.ANY)
         where = self.expr(o.where)[0] if o.where is not None else None
-        return Option(o.name, params, where, len(self.code), kinds, o.span)
+        key = card_slot = None
+        if len(o.params) == 1 and kinds[0] == T.CARD and where is not None:
+            key = condition_key(self, o.where, self._binding(o.params[0], o.params[0].name))
+        elif not o.params and where is not None:
+            card_slot, key = card_local(self, o.where) or (None, None)
+        return Option(o.name, params, where, len(self.code), kinds, o.span, key, card_slot)
 
     def domain(self, fn, t, span):
         """A closure giving the values a domain runs over."""
@@ -685,96 +729,14 @@ class _Compiler(Layout, Loops):
             return self.cards(fn, t, span)
         return fn
 
-    def call(self, e: A.Call, statics):
-        m = self.m
-        if e.name == "members" and e.name not in m.defines:
-            return members_domain(self, e), T.RANGE
-        if e.name in m.defines:
-            d = m.defines[e.name]
-            args = [self.expr(a, statics=statics) for a in e.args]
-            if statics is not None:
-                return self.inline_define(d, args)
-            return self.call_define(d, args)
-        args = [self.expr(a, statics=statics) for a in e.args]
-        span = e.span
-        name = e.name
-        if name in ("size", "empty"):
-            fn, t = args[0]
-            if t == T.ZONE:
-                f = (lambda s, L: len(s.zones[fn(s, L)])) if name == "size" else (lambda s, L: not s.zones[fn(s, L)])
-            else:
-                src = self.cards(fn, t, span)
-                f = (lambda s, L: len(src(s, L))) if name == "size" else (lambda s, L: not src(s, L))
-            return f, T.INT if name == "size" else T.BOOL
-        if name in ("top", "bottom"):
-            src = self.cards(*args[0], span)
-            if len(args) == 2:
-                n = args[1][0]
-
-                def top_n(s, L):
-                    cards = src(s, L)
-                    k = n(s, L)
-                    return cards[::-1][:k] if k > 0 else []
-
-                return top_n, T.CARDS
-            pos = -1 if name == "top" else 0
-
-            def end(s, L):
-                cards = src(s, L)
-                if not cards:
-                    _runtime(f"`{name}(...)`: the zone is empty", span)
-                return cards[pos]
-
-            return end, T.CARD
-        if name in ("at", "occupied"):
-            zf, _ = args[0]
-            i, _ = args[1]
-            zones = self.zone_list
-
-            def place_of(s, L):
-                z = zones[zf(s, L)]
-                k = i(s, L)
-                if not 0 <= k < len(z.places):
-                    _runtime(f"`{name}`: {z.name} has no slot {k} (slots 0..{len(z.places) - 1})", span)
-                return z.places[k]
-
-            if name == "at":
-                def at(s, L):
-                    c = s.places[place_of(s, L)]
-                    return None if c < 0 else c
-
-                return at, T.CARD
-            return (lambda s, L: s.places[place_of(s, L)] >= 0), T.BOOL
-        if name == "abs":
-            f = args[0][0]
-            return (lambda s, L: abs(f(s, L))), T.INT
-        if name in ("min", "max"):
-            a, b = args[0][0], args[1][0]
-            op = min if name == "min" else max
-            return (lambda s, L: op(a(s, L), b(s, L))), T.INT
-        if name in ("next", "previous"):
-            f = args[0][0]
-            walk = step_fn(self, 1 if name == "next" else -1, span)
-            return (lambda s, L: walk(s, f(s, L))), T.PLAYER
-        if name == "random" and T.element(args[0][1]) not in (T.CARD, None):
-            return random_of(self, *args[0], span), T.element(args[0][1])
-        if name == "random":
-            src = self.cards(*args[0], span)
-
-            def pick(s, L):
-                cards = src(s, L)
-                if not cards:
-                    _runtime("`random(...)`: there is no card to pick", span)
-                return cards[randbelow(s, len(cards))]
-
-            return pick, T.CARD
-        raise AssertionError(f"unknown function {name}")
-
     def _quantified(self, e):
         b = self._binding(e, e.var)
         slot = self.slot(b)
         dfn, dt = self.expr(e.domain)
-        self.env[b] = (_local(slot), T.element(dt) or T.ANY)
+        var = _local(slot)
+        if isinstance(e.domain, A.Name) and e.domain.name == "players" and e.domain not in self.m.bindings:
+            var.valid_player = True  # only ever one of the players while the quantifier runs
+        self.env[b] = (var, T.element(dt) or T.ANY)
         dom = self.domain(dfn, dt, e.domain.span)
         where = self.expr(e.where)[0] if e.where is not None else None
         return slot, dom, where
@@ -782,18 +744,29 @@ class _Compiler(Layout, Loops):
     def aggregate(self, e: A.Aggregate):
         slot, dom, where = self._quantified(e)
         func, span = e.func, e.span
+        b = self._binding(e, e.var)
+        if func in ("any", "all", "count", "cards") and where is not None and self.env[b][1] == T.CARD:
+            slots = condition_key(self, e.where, b)
+            if slots is not None:
+                return tabled_aggregate(self, func, slot, dom, where, slots), (
+                    T.CARDS if func == "cards" else T.INT if func == "count" else T.BOOL)
         if func in ("any", "all", "count", "cards"):
             d = self.src(dom)
+            if ":=" in d:
+                d = f"{self.name_for(dom, 'f')}(s, L)"
             w = self.src(where) if where is not None else None
-            if func == "any":
-                text = f"any({w} for L[{slot}] in {d})" if w else f"(len({d}) > 0)"
-            elif func == "all":
-                text = f"all({w} for L[{slot}] in {d})" if w else "True"
-            elif func == "count":
-                text = f"sum(1 for L[{slot}] in {d} if {w})" if w else f"len({d})"
-            else:
-                text = f"[L[{slot}] for L[{slot}] in {d} if {w}]" if w else f"[*{d}]"
-            return self.gen(text), (T.CARDS if func == "cards" else T.INT if func == "count" else T.BOOL)
+            kind = T.CARDS if func == "cards" else T.INT if func == "count" else T.BOOL
+            loop = f"for L[{slot}] in {d}:"
+            if func == "any":  # a plain loop in a function of its own: cheaper than a generator
+                return (self.gen_def([loop, f"    if {w}:", "        return True", "return False"]) if w
+                        else self.gen(f"(len({d}) > 0)")), kind
+            if func == "all":
+                return (self.gen_def([loop, f"    if not {w}:", "        return False", "return True"]) if w
+                        else _const(True)), kind
+            if func == "count":
+                return (self.gen_def(["_n = 0", loop, f"    if {w}:", "        _n += 1", "return _n"]) if w
+                        else self.gen(f"len({d})")), kind
+            return self.gen(f"[L[{slot}] for L[{slot}] in {d} if {w}]" if w else f"[*{d}]"), kind
         if func == "any":
             if where is None:
                 return (lambda s, L: len(dom(s, L)) > 0), T.BOOL
@@ -879,9 +852,14 @@ class _Compiler(Layout, Loops):
             return self.gen(f"({self.src(lf)} {op} {where})"), T.BOOL
         if op == "+" and (lt in T.CARD_SOURCES or rt in T.CARD_SOURCES or T.CARD in (lt, rt)):
             a, b = self.card_list(lf, lt, span), self.card_list(rf, rt, span)
+            if getattr(a, "src", None) is not None and getattr(b, "src", None) is not None:
+                return self.gen(f"[*{a.src}, *{b.src}]"), T.CARDS
             return (lambda s, L: list(a(s, L)) + list(b(s, L))), T.CARDS
         result, _ = T.binop(op, lt, rt)
-        if op == "/":
+        divisor = rf(None, None) if getattr(rf, "constant", False) else None
+        if op in ("/", "%") and type(divisor) is int and divisor != 0:
+            fn = self.gen(f"({self.src(lf)} {'//' if op == '/' else '%'} {divisor})")
+        elif op == "/":
             def div(s, L):
                 d = rf(s, L)
                 if d == 0:
@@ -928,7 +906,7 @@ class _Compiler(Layout, Loops):
 
                     def set_local(st, L):
                         L[slot] += sign * value(st, L)
-                self.emit(SET, set_local, span=span)
+                self.emit(SET, set_local_src(set_local, slot, value, s.op), span=span)
                 return
             name = s.name if s.member is None else f"{s.name}.{s.member}"
             base, sizes, dims = self.var_families[name]
@@ -956,7 +934,7 @@ class _Compiler(Layout, Loops):
                 def assign(st, L):
                     st.vars[base + idx(st, L)] += sign * value(st, L)
                     return bit
-            self.emit(EFFECT, assign, span=span)
+            self.emit(EFFECT, assign_var(self, assign, base, idx, value, s.op, bit), span=span)
         elif isinstance(s, A.Let):
             b = self._binding(s, s.name)
             slot = self.slot(b)
@@ -966,7 +944,7 @@ class _Compiler(Layout, Loops):
             def let(st, L):
                 L[slot] = value(st, L)
 
-            self.emit(SET, let, span=span)
+            self.emit(SET, set_local_src(let, slot, value), span=span)
         elif isinstance(s, A.Put):
             self.emit(EFFECT, self.put(s), span=span)
         elif isinstance(s, A.PutEach):
@@ -1044,17 +1022,29 @@ class _Compiler(Layout, Loops):
             start = self.expr(s.start)[0]
             until = self.expr(s.until)[0]
 
+            def no_player(value):
+                _runtime(f"`turns from ...`: the first player is {'none' if value is None else value}, "
+                         "who is no player", span)
+
             def begin(st, L):
                 st.current = start(st, L)
+                if st.current.__class__ is not int or not 0 <= st.current < st.n:
+                    no_player(st.current)  # so that `current` is always a player
 
+            if getattr(start, "src", None) is not None:
+                with_stmt(begin, [f"s.current = {start.src}",
+                                  "if s.current.__class__ is not int or not 0 <= s.current < s.n:",
+                                  f"    {self.name_for(no_player, 'noplayer')}(s.current)"])
             self.emit(SET, begin, span=span)
-            top = self.emit(JUMP_IF_NOT, lambda st, L: not until(st, L), None, span=s.until.span)
+            top = self.emit(JUMP_IF_NOT, self.negated(until), None, span=s.until.span)
             self.loop_body(s.body)
             walk = step_fn(self, 1, span)
 
             def advance(st, L):
                 st.current = walk(st, st.current)
 
+            with_stmt(advance, [f"s.current = {self.name_for(walk, 'walk')}(s, s.current)" if out_base(self) is not None
+                                else "s.current = (s.current + 1) % s.n"])
             self.close_loop(self.emit(SET, advance, span=span))
             self.emit(JUMP, top, span=span)
             self.code[top][2] = len(self.code)
@@ -1107,7 +1097,7 @@ class _Compiler(Layout, Loops):
                 def bind_arg(st, L, slot=slot, value=value):
                     L[slot] = value(st, L)
 
-                self.emit(SET, bind_arg, span=arg.span)
+                self.emit(SET, set_local_src(bind_arg, slot, value), span=arg.span)
             self.block(proc.body)
         else:
             raise AssertionError(f"cannot compile {type(s).__name__}")
@@ -1122,6 +1112,7 @@ class _Compiler(Layout, Loops):
         at = self.expr(s.at)[0] if s.at is not None and not bury else None
         single = t in (T.CARD, T.NONE)
         source = None if single else self.cards(cards, t, span)
+        fast = single and not bury
 
         zone_bit, place_bit = self.zone_bit, self.place_bit
 
@@ -1170,11 +1161,19 @@ class _Compiler(Layout, Loops):
                 changed |= move(st, c, z, place, k)
             return changed
 
-        return put
+        return put_one(self, put, cards, target, at, under, span) if fast else put
 
 
 def _changed_all(s, L) -> int:
     return -1
+
+
+_changed_all.changed = -1
+_changed_all.stmt = []
+
+
+def set_local_src(fn, slot, value, op="="):
+    return set_local(fn, slot, value, op)
 
 
 def _const(value):

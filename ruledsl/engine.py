@@ -14,9 +14,10 @@ import re
 import attrs
 
 from . import types as T
-from .compile import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, MAX_TRIGGER_FIRINGS, SET, Program
+from .compile import CHOOSE, MAX_TRIGGER_FIRINGS, Program
 from .declare import SEATS_OUT
 from .errors import NOWHERE, IllegalMove, ParameterError, RulesRuntimeError, SaveError, Span
+from .flowgen import Flow
 from .picking import descending
 from .rng import seed_state
 
@@ -124,9 +125,22 @@ class Game:
             s.apply(m)
         return s
 
+    def python_listing(self) -> str:
+        """The Python module the engine runs for these rules (flowgen.py), followed by the
+        definitions of the names it uses: what ``ruledsl compile --emit-python`` prints."""
+        return flow_of(self.program).listing()
+
     def state_from_json(self, text) -> "State":
         """A state saved with :meth:`State.to_json`; raises SaveError with the reason if it is corrupt."""
         return _load_state(self, text)
+
+
+def flow_of(program: Program) -> Flow:
+    """The program's generated code (flowgen.py), made on first use and kept with the program."""
+    flow = program.flow
+    if flow is None:
+        flow = program.flow = Flow(program, Move, MAX_TRIGGER_FIRINGS)
+    return flow
 
 
 def _run_rule(fn, s, L, span):
@@ -242,7 +256,7 @@ class State:
         s.program = self.program
         s.n = self.n
         s.seed = self.seed
-        s.zones = [z.copy() for z in self.zones]
+        s.zones = list(map(list.copy, self.zones))
         s.places = self.places.copy()
         s.loc = self.loc.copy()
         s.vars = self.vars.copy()
@@ -252,8 +266,8 @@ class State:
         s.actor = self.actor
         s.current = self.current
         s.rng = self.rng
-        s.grants = [g.copy() for g in self.grants]
-        s.shown = [x.copy() for x in self.shown]
+        s.grants = list(map(list.copy, self.grants)) if self.grants else []
+        s.shown = list(map(list.copy, self.shown)) if self.shown else []
         s.known = self.known  # never changed in place
         s.moves = self.moves.copy()
         s.over = self.over
@@ -472,118 +486,92 @@ class State:
 
     # ---- running the flow
 
+    def _flow(self) -> Flow:
+        return flow_of(self.program)
+
     def _enumerate(self) -> list[Move]:
-        choice = self.program.choices[self.choice]
-        L = self.locals.copy()
-        moves: list[Move] = []
+        flow = self.program.flow or self._flow()
         try:
-            for option in choice.options:
-                params, where = option.params, option.where
-                if not params:
-                    if where is None or where(self, L):
-                        moves.append(Move(option.name))
-                elif len(params) == 1:
-                    slot, domain = params[0]
-                    name = option.name
-                    for v in list(domain(self, L)):
-                        L[slot] = v
-                        if where is None or where(self, L):
-                            moves.append(Move(name, (v,)))
-                else:
-                    self._expand(option, 0, (), L, moves)
+            return flow.moves[self.choice](self, self.locals.copy())
         except RulesRuntimeError:
             raise
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
-            raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", choice.span) from None
-        return moves
-
-    def _expand(self, option, i, args, L, moves) -> None:
-        slot, domain = option.params[i]
-        last = i == len(option.params) - 1
-        for v in list(domain(self, L)):
-            L[slot] = v
-            if last:
-                if option.where is None or option.where(self, L):
-                    moves.append(Move(option.name, args + (v,)))
-            else:
-                self._expand(option, i + 1, args + (v,), L, moves)
+            span = self.program.choices[self.choice].span
+            raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", span) from None
 
     def _apply(self, m: Move) -> None:
-        choice = self.program.choices[self.choice]
-        for option in choice.options:
-            if option.name == m.name and len(option.params) == len(m.args):
-                break
-        else:
-            raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(m.args)} argument(s)")
-        L = self.locals
-        for (slot, _), v in zip(option.params, m.args):
-            L[slot] = v
-        self.moves.append(m)
-        self.shown = []  # `show`: the cards shown during this move, as [card, player]
-        self.choice = -1
-        self.actor = -1
-        self.pc = option.body
-        self._legal = None
-        self._run()
-        if not self.over and len(self.moves) >= self.program.limit:
+        flow = self.program.flow or self._flow()
+        args = m.args
+        entry = flow.entries[self.choice].get((m.name, len(args)))
+        if entry is None:
+            choice = self.program.choices[self.choice]
+            raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(args)} argument(s)")
+        body, slots = entry
+        if slots:
+            if len(slots) == 1:
+                self.locals[slots[0]] = args[0]
+            else:
+                L = self.locals
+                for slot, v in zip(slots, args):
+                    L[slot] = v
+        moves = self.moves
+        moves.append(m)
+        if self.shown:
+            self.shown = []  # `show`: the cards shown during this move, as [card, player]
+        # (pc, choice, actor and the legal moves are set where the move's code stops: a decision or the end)
+        try:  # the first stretch of the move's body, called here; the rest (rarely any) by _run
+            pc = flow.blocks[body](self, self.locals)
+        except (RulesRuntimeError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
+            self._failed(flow, exc, body)
+        if pc >= 0:
+            self.pc = pc
+            self._run()
+        if len(moves) >= self.program.limit and not self.over:
             self._end()
             self.finding = f"the game reached its limit of {self.program.limit} moves without ending"
 
     def _run(self) -> None:
-        """Carry out steps until a player must decide or the game ends."""
-        code = self.program.code
-        watched = self.program.trigger_mask if self.program.triggers else 0
+        """Carry out steps until a player must decide or the game ends (the generated code of flowgen.py:
+        one function per stretch of steps, each returning the step to go on from, or -1)."""
+        flow = self.program.flow or self._flow()
+        blocks = flow.blocks
         L = self.locals
         budget = MAX_STEPS_PER_MOVE
         pc = self.pc
         try:
-            while True:
+            while pc >= 0:
                 budget -= 1
                 if budget < 0:
                     raise RulesRuntimeError(
                         f"the rules ran {MAX_STEPS_PER_MOVE} steps without asking any player to move "
-                        "(an endless loop?)", code[pc][3])
-                kind, a, b, span = code[pc]
-                if kind == EFFECT:
-                    changed = a(self, L)
-                    pc += 1
-                    if changed & watched:
-                        self.pc = pc
-                        if self._fire():
-                            return
-                elif kind == SET:
-                    a(self, L)
-                    pc += 1
-                elif kind == JUMP_IF_NOT:
-                    pc = pc + 1 if a(self, L) else b
-                elif kind == JUMP:
-                    pc = a
-                elif kind == CHOOSE:
-                    choice = self.program.choices[a]
-                    self.pc = pc
-                    self.choice = a
-                    actor = choice.actor(self, L)
-                    if not isinstance(actor, int) or not 0 <= actor < self.n:
-                        raise RulesRuntimeError(f"decision `{choice.name}` is asked of {actor!r}, who is no player",
-                                                span)
-                    self.actor = actor
-                    self._legal = None
-                    if not self.legal_moves():
-                        raise RulesRuntimeError(
-                            f"player {actor} must decide `{choice.name}` but has no legal move", span)
-                    return
-                elif kind == HALT:
-                    self.pc = pc
-                    self._end()
-                    return
-                else:  # RETURN outside a trigger
-                    raise AssertionError("RETURN reached in the flow")
-        except RulesRuntimeError as err:
-            if not err.span.line:
-                raise RulesRuntimeError(err.message, code[pc][3]) from None
-            raise
-        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
-            raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", code[pc][3]) from None
+                        "(an endless loop?)", self.program.code[pc][3])
+                pc = blocks[pc](self, L)
+        except (RulesRuntimeError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
+            self._failed(flow, exc, pc)
+
+    def _failed(self, flow: Flow, exc: Exception, pc: int):
+        """A rule failed in the generated code run from step ``pc``: the finding, at the rule's line
+        (found from the generated line that failed)."""
+        if isinstance(exc, RulesRuntimeError):
+            if exc.span.line:
+                raise exc
+            span = flow.failing_span(exc.__traceback__) or self.program.code[pc][3]
+            raise RulesRuntimeError(exc.message, span) from None
+        span = flow.failing_span(exc.__traceback__) or self.program.code[pc][3]
+        raise RulesRuntimeError(f"a rule could not be carried out: {_explain(exc)}", span) from None
+
+    # The generated code stops at a decision by setting pc, choice, actor and _legal (flowgen.Flow._choose);
+    # these two are its ways out when the actor is no player or nobody can move.
+
+    def _check_actor(self, cid: int, actor) -> int:
+        choice = self.program.choices[cid]
+        if not isinstance(actor, int) or not 0 <= actor < self.n:
+            raise RulesRuntimeError(f"decision `{choice.name}` is asked of {actor!r}, who is no player", choice.span)
+        return actor
+
+    def _no_moves(self, cid: int) -> None:
+        choice = self.program.choices[cid]
+        raise RulesRuntimeError(f"player {self.actor} must decide `{choice.name}` but has no legal move", choice.span)
 
     def _end(self) -> None:
         self.over = True
@@ -594,45 +582,12 @@ class State:
     def _fire(self) -> bool:
         """Run triggers whose condition holds, first declared first, until none does.
         Returns True if a trigger ended the game."""
-        triggers = self.program.triggers
-        code = self.program.code
-        L = self.locals
-        fired = 0
-        again = True
-        while again:
-            again = False
-            for t in triggers:
-                values = t.domain(self, L) if t.domain is not None else (None,)
-                for v in values:
-                    if t.slot is not None:
-                        L[t.slot] = v
-                    if t.cond(self, L):
-                        fired += 1
-                        if fired > MAX_TRIGGER_FIRINGS:
-                            raise RulesRuntimeError(
-                                f"trigger `{t.name}` keeps firing ({MAX_TRIGGER_FIRINGS} times after one step); "
-                                "its body must make its condition false", t.span)
-                        pc = t.body
-                        while True:
-                            kind, a, b, span = code[pc]
-                            if kind == EFFECT or kind == SET:
-                                a(self, L)
-                                pc += 1
-                            elif kind == JUMP_IF_NOT:
-                                pc = pc + 1 if a(self, L) else b
-                            elif kind == JUMP:
-                                pc = a
-                            elif kind == HALT:
-                                self.pc = pc
-                                self._end()
-                                return True
-                            else:
-                                break
-                        again = True
-                        break
-                if again:
-                    break
-        return False
+        return self._flow().fire(self, self.locals)
+
+    def _keeps_firing(self, t: int):
+        trigger = self.program.triggers[t]
+        raise RulesRuntimeError(f"trigger `{trigger.name}` keeps firing ({MAX_TRIGGER_FIRINGS} times after one step); "
+                                "its body must make its condition false", trigger.span)
 
     # ---- setting up a position (tests, puzzles, teaching)
 

@@ -12,6 +12,7 @@ from . import ast as A
 from . import types as T
 from .picking import from_fn
 from .steps import JUMP, JUMP_IF_NOT, SET
+from .stmtsrc import with_stmt
 
 
 class Loops:
@@ -35,13 +36,15 @@ class Loops:
                 L[lst] = list(dom(st, L))
                 L[idx] = 0
 
+            if getattr(dom, "src", None) is not None:
+                with_stmt(begin, [f"L[{lst}] = list({dom.src})", f"L[{idx}] = 0"])
             self.emit(SET, begin, span=span)
-            top = self.emit(JUMP_IF_NOT, lambda st, L: L[idx] < len(L[lst]), None, span=span)
+            top = self.emit(JUMP_IF_NOT, self.gen(f"(L[{idx}] < len(L[{lst}]))"), None, span=span)
 
             def bind(st, L):
                 L[var] = L[lst][L[idx]]
 
-            self.emit(SET, bind, span=span)
+            self.emit(SET, with_stmt(bind, [f"L[{var}] = L[{lst}][L[{idx}]]"]), span=span)
             skip = None
             if s.where is not None:
                 skip = self.emit(JUMP_IF_NOT, self.expr(s.where)[0], None, span=s.where.span)
@@ -50,7 +53,7 @@ class Loops:
             def step(st, L):
                 L[idx] += 1
 
-            self.close_loop(self.emit(SET, step, span=span), skip)
+            self.close_loop(self.emit(SET, with_stmt(step, [f"L[{idx}] += 1"]), span=span), skip)
             self.emit(JUMP, top, span=span)
             self.code[top][2] = len(self.code)
             self.end_loop()
@@ -61,13 +64,15 @@ class Loops:
             def begin(st, L):
                 L[left] = count(st, L)
 
+            if getattr(count, "src", None) is not None:
+                with_stmt(begin, [f"L[{left}] = {count.src}"])
             self.emit(SET, begin, span=span)
-            top = self.emit(JUMP_IF_NOT, lambda st, L: L[left] > 0, None, span=span)
+            top = self.emit(JUMP_IF_NOT, self.gen(f"(L[{left}] > 0)"), None, span=span)
 
             def step(st, L):
                 L[left] -= 1
 
-            self.emit(SET, step, span=span)
+            self.emit(SET, with_stmt(step, [f"L[{left}] -= 1"]), span=span)
             self.loop_body(s.body)
             self.close_loop(top)
             self.emit(JUMP, top, span=span)

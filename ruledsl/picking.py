@@ -60,8 +60,8 @@ def players_fn(c):
     """The players still in the game, in seat order."""
     base = out_base(c)
     if base is None:
-        return lambda s, L: range(s.n)
-    return lambda s, L: [p for p in range(s.n) if not s.vars[base + p]]
+        return c.gen("range(s.n)")
+    return c.gen(f"[_p for _p in range(s.n) if not s.vars[{base} + _p]]")
 
 
 def step_fn(c, step: int, span):

@@ -27,7 +27,13 @@ def randbelow(s, n: int) -> int:
 
 
 def shuffle(s, items: list) -> None:
-    """Fisher-Yates shuffle of ``items`` in place, with the state's generator."""
+    """Fisher-Yates shuffle of ``items`` in place, with the state's generator
+    (``randbelow(s, i + 1)`` for each i from the top down, written out in one loop)."""
+    x = s.rng
     for i in range(len(items) - 1, 0, -1):
-        j = randbelow(s, i + 1)
+        x = (x + 0x9E3779B97F4A7C15) & MASK
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
         items[i], items[j] = items[j], items[i]
+    s.rng = x

@@ -67,6 +67,8 @@ COMMANDS = {
     "play": (["play", "{race}"], ["play", "{broken}"], ["play", "{missing}"], ["play", "{dir}"]),
     "test": (["test", "{race_test}"], ["test", "{broken_test}"], ["test", "{missing}"], ["test", "{dir}"]),
     "graph": (["graph", "{race}"], ["graph", "{broken}"], ["graph", "{missing}"], ["graph", "{dir}"]),
+    "compile": (["compile", "{race}", "--emit-python"], ["compile", "{broken}"], ["compile", "{missing}"],
+                ["compile", "{dir}"]),
     "view": (None, ["view", "{broken}"], ["view", "{missing}"], ["view", "{dir}"]),
     "lsp": (["lsp"], None, None, None),
 }

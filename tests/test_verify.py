@@ -109,13 +109,13 @@ def test_a_card_that_vanishes():
 
 def test_a_listed_move_that_apply_refuses(monkeypatch):
     game = ruledsl.load(TROLLEY, params=ONE_ROUND)
-    enumerate_ = State._enumerate
+    legal_moves = State.legal_moves  # (the generated code lists a decision's moves; the phantom is added on top)
 
     def with_phantom(self):
-        moves = enumerate_(self)
+        moves = legal_moves(self)
         return moves + [Move("phantom")] if self.decision == "turn" else moves
 
-    monkeypatch.setattr(State, "_enumerate", with_phantom)
+    monkeypatch.setattr(State, "legal_moves", with_phantom)
     failure = assert_caught(game, "listed moves apply", examples=3)
     assert "phantom" in failure.message
 
