@@ -23,7 +23,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .botbase import Bot, Setting, decide, ranking_keys, rewards, standing
+from .cardsets import building
+from .botbase import Bot, Setting, decide, heuristic, outcome, ranking_keys, rewards, standing
 from .engine import Move, State
 from .errors import ParameterError, RulesRuntimeError
 
@@ -63,10 +64,34 @@ class FirstMoveBot(Bot):
         return legal[0]
 
 
-def _after(world: State, move: Move) -> State:
+def _after(world: State, move: Move, rng: random.Random | None = None) -> State:
+    """``world`` after ``move``; with ``rng``, a set of cards the move starts is also finished."""
     after = world.clone()
     after._apply(move)
+    if rng is not None:
+        finish_set(after, rng)
     return after
+
+
+def finish_set(world: State, rng: random.Random, limit: int = 200) -> None:
+    """Finish the set of cards the player of ``world`` is building, the shortest way: ``done`` as soon
+    as it is legal, else a card added at random (docs/language.md §4.12.3). A set is one move: only its
+    end shows what it does."""
+    player = world.actor
+    for _ in range(limit):
+        if not building(world) or world.actor != player:
+            return
+        legal = world.legal_moves()
+        done = [m for m in legal if m.name == "done"]
+        world._apply(done[0] if done else legal[rng.randrange(len(legal))])
+
+
+def _judge(world: State, player: int) -> tuple:
+    """How good ``world`` is for ``player``, larger is better: by the rules' ``heuristic`` if they
+    declare one (a won game first, a lost one last), else by the standing on the ``winner`` keys."""
+    if world.program.heuristic is None:
+        return standing(world, player)
+    return (outcome(world, player), heuristic(world, player))
 
 
 class GreedyBot(Bot):
@@ -93,7 +118,7 @@ class GreedyBot(Bot):
         for _ in range(self.samples):
             world = knowledge.sample(self.rng)
             try:
-                values = [standing(_after(world, move), player) for move in legal]
+                values = [_judge(_after(world, move, self.rng), player) for move in legal]
             except RulesRuntimeError:
                 continue  # a rule failed in this sampled world: judge by the others
             if totals is None:

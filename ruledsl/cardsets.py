@@ -35,6 +35,7 @@ class SetParam(A.Node):
 
     name: str
     domain: A.Expr
+    keep: A.Expr | None = None  # `while COND`: a card may be added only if the set still meets COND
 
 
 def substitute(node, name: str, by):
@@ -74,11 +75,15 @@ def expand(option: A.Option, actor) -> A.Option:
     def chosen(cond):
         return A.Aggregate("cards", x, copy.deepcopy(zone), cond, None, span=span)
 
-    add = A.Option("add", (A.OptionParam(c, copy.deepcopy(zone), span=span),),
-                   A.Not(A.BinOp("in", name(c), name(cs), span=span), span=span),
-                   (A.Assign(cs, (), "=", chosen(A.BinOp("or", A.BinOp("in", name(x), name(cs), span=span),
-                                                        A.BinOp("==", name(x), name(c), span=span), span=span)),
-                             span=span),), span=span)
+    def grown():  # the set with the card c added
+        return chosen(A.BinOp("or", A.BinOp("in", name(x), name(cs), span=span),
+                              A.BinOp("==", name(x), name(c), span=span), span=span))
+
+    new = A.Not(A.BinOp("in", name(c), name(cs), span=span), span=span)
+    if param.keep is not None:  # only a card after which the set still meets the `while` condition
+        new = A.BinOp("and", new, substitute(param.keep, cs, grown()), span=param.keep.span)
+    add = A.Option("add", (A.OptionParam(c, copy.deepcopy(zone), span=span),), new,
+                   (A.Assign(cs, (), "=", grown(), span=span),), span=span)
     done = A.Option("done", (), copy.deepcopy(option.where) if option.where is not None else None,
                     (A.Assign(open_, (), "=", A.BoolLit(False, span=span), span=span),), span=span)
     build = (
@@ -86,5 +91,21 @@ def expand(option: A.Option, actor) -> A.Option:
         A.Let(open_, A.BoolLit(True, span=span), span=span),
         A.While(name(open_), (A.Choose(option.name, copy.deepcopy(actor), (add, done), span=span),), span=span),
     )
-    where = substitute(option.where, cs, zone) if option.where is not None else None
+    if param.keep is not None:  # offered when no cards at all meet the `while` condition
+        where = substitute(param.keep, cs, chosen(A.BoolLit(False, span=span)))
+    else:  # offered when the whole zone meets the condition
+        where = substitute(option.where, cs, zone) if option.where is not None else None
     return A.Option(option.name, (), where, build + tuple(option.body), span=span)
+
+
+# ---- a set being built, as the engine runs it ------------------------------------------------
+
+#: The steps of a decision that builds a set, in the order the expansion above writes them.
+STEPS = ("add", "done")
+
+
+def building(state) -> bool:
+    """Whether ``state`` waits for a step of a set being built (``add(c)`` or ``done``)."""
+    if state.over:
+        return False
+    return tuple(o.name for o in state.program.choices[state.choice].options) == STEPS
