@@ -74,16 +74,22 @@ def _after(world: State, move: Move, rng: random.Random | None = None) -> State:
 
 
 def finish_set(world: State, rng: random.Random, limit: int = 200) -> None:
-    """Finish the set of cards the player of ``world`` is building, the shortest way: ``done`` as soon
-    as it is legal, else a card added at random (docs/language.md §4.12.3). A set is one move: only its
-    end shows what it does."""
+    """Carry on the move the player of ``world`` has started, as far as it goes without a real choice:
+    a decision with one legal move is made, and a set of cards being built is finished the shortest
+    way (``done`` as soon as it is legal, else a card added at random; docs/language.md §4.12.3).
+    A set is one move: only its end shows what it does."""
     player = world.actor
     for _ in range(limit):
-        if not building(world) or world.actor != player:
+        if world.over or world.actor != player:
             return
         legal = world.legal_moves()
-        done = [m for m in legal if m.name == "done"]
-        world._apply(done[0] if done else legal[rng.randrange(len(legal))])
+        if len(legal) == 1:
+            world._apply(legal[0])
+        elif building(world):
+            done = [m for m in legal if m.name == "done"]
+            world._apply(done[0] if done else legal[rng.randrange(len(legal))])
+        else:
+            return
 
 
 def _judge(world: State, player: int) -> tuple:
