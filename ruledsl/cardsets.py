@@ -18,7 +18,15 @@ starts building the set inside one decision of the same name, card by card:
 
 ``done`` is legal once the set is valid. The set is a local: it is not part of
 any player's view, so the cards one adds from a hidden hand stay hidden from
-the others (they see the ``add`` moves as any move on hidden cards is shown)."""
+the others (they see the ``add`` moves as any move on hidden cards is shown).
+
+``cs subset of ZONE while KEEP`` is for conditions that do not grow true (an
+exact size, one rank): KEEP says the set chosen so far can still become valid.
+The move is offered when KEEP holds for no cards, and ``add(c)`` only when KEEP
+holds for the set with ``c`` added; ``done`` as before (docs/language.md §4.12.4).
+
+A game log records a finished set as one record, ``[name, [card, ...]]``
+(:func:`fold`, :func:`unfold`)."""
 
 from __future__ import annotations
 
