@@ -195,3 +195,31 @@ def test_a_log_cut_in_the_middle_of_a_set_keeps_its_steps():
     add = [m for m in s.legal_moves() if m.name == "add"][0]
     steps = [["attack"], add.to_json()]
     assert fold(g, 2, 3, steps) == steps
+
+
+def test_run_log_and_replay_show_a_set_as_one_move(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from ruledsl.cli import main
+
+    rules = tmp_path / "strikes.rules"
+    rules.write_text(STRIKES, encoding="utf-8")
+    log = tmp_path / "game.json"
+    result = CliRunner().invoke(main, ["run", str(rules), "--seed", "5", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    moves = json.loads(log.read_text(encoding="utf-8"))["moves"]
+    sets = [m for m in moves if isinstance(m[-1], list)]
+    assert sets and not any(m[0] in ("add", "done") for m in moves)
+    listed = CliRunner().invoke(main, ["replay", str(log)])
+    assert listed.exit_code == 0, listed.output
+    assert "attack{R" in listed.output and "add(" not in listed.output
+    assert "every check held" in listed.output
+    # a log written with the steps (before records) replays the same
+    data = json.loads(log.read_text(encoding="utf-8"))
+    from ruledsl.cardsets import unfold
+    data["moves"] = unfold(data["moves"])
+    log.write_text(json.dumps(data), encoding="utf-8")
+    again = CliRunner().invoke(main, ["replay", str(log)])
+    assert again.exit_code == 0 and "attack{R" in again.output and "every check held" in again.output
