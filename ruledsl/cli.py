@@ -560,6 +560,8 @@ def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds
                + (" (shortening stopped at --shrink-seconds)" if report.shrink_stopped else "") + ":")
     _echo_moves(_describe_moves(game, failure.players, failure.seed, failure.moves))
     target = out_path or (Path(file).name.removesuffix(".rules") + ".failure.json")
+    from .cardsets import fold
+
     log = failure.to_log(file, game.params)
     log["moves"] = fold(game, failure.players, failure.seed, failure.moves)  # a set of cards: one record
     try:
