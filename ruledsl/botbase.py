@@ -110,13 +110,31 @@ def standing(state: State, player: int) -> tuple:
     return tuple(_lead(mine[i], max(k[i] for k in others)) for i in range(len(mine)))
 
 
+def heuristic(state: State, player: int):
+    """``heuristic(player)`` of the rules (``define heuristic(p)``), or None if they declare none.
+
+    A value that cannot be worked out in this position counts as the worst."""
+    fn = state.program.heuristic
+    if fn is None:
+        return None
+    v = _key(fn, state, player)
+    return -math.inf if v is None else v
+
+
+def outcome(state: State, player: int) -> int:
+    """1 if the game is over and ``player`` won, -1 if it is over and they did not, 0 while it goes on."""
+    if not state.over or state.finding:
+        return 0
+    return 1 if player in state.winners else -1
+
+
 def rewards(state: State) -> list[float]:
     """What a position is worth to each player, from 0 to 1.
 
     A finished game: 1 for a sole winner, shared equally by tied winners, 0
     for the others; 0 for all when the game ended with no winners. A game not finished (or stopped at its move bound): the
-    share of the other players each one is ahead of by the ``winner`` order
-    (a tie counts half).
+    share of the other players each one is ahead of by the rules' ``heuristic`` if they declare one,
+    else by the ``winner`` order (a tie counts half).
     """
     n = state.n
     if state.over and not state.finding:
@@ -130,7 +148,10 @@ def rewards(state: State) -> list[float]:
         return out
     if n == 1:
         return [0.5]
-    keys = ranking_keys(state)
+    if state.program.heuristic is not None:  # the rules say how good a position is: rank by that
+        keys = [heuristic(state, p) for p in range(n)]
+    else:
+        keys = ranking_keys(state)
     out = []
     for p in range(n):
         ahead = 0.0

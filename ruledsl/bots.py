@@ -23,7 +23,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .botbase import Bot, Setting, decide, ranking_keys, rewards, standing
+from .cardsets import building
+from .botbase import Bot, Setting, decide, heuristic, outcome, ranking_keys, rewards, standing
 from .engine import Move, State
 from .errors import ParameterError, RulesRuntimeError
 
@@ -63,10 +64,56 @@ class FirstMoveBot(Bot):
         return legal[0]
 
 
-def _after(world: State, move: Move) -> State:
+def _after(world: State, move: Move, rng: random.Random | None = None, answer: bool = False) -> State:
+    """``world`` after ``move``; with ``rng``, a set of cards the move starts is also finished, and with
+    ``answer``, the other player who decides next after a set is answered as greedy would answer."""
     after = world.clone()
     after._apply(move)
+    if rng is not None:
+        finish_set(after, rng, answer=answer)
     return after
+
+
+def finish_set(world: State, rng: random.Random, limit: int = 200, answer: bool = False) -> None:
+    """Carry on the move the player of ``world`` has started, as far as it goes without a real choice:
+    a decision with one legal move is made, and a set of cards being built is finished the shortest
+    way (``done`` as soon as it is legal, else a card added at random; docs/language.md §4.12.3).
+    A set is one move: only its end shows what it does. With ``answer``, when a finished set hands the
+    decision to another player (an offer's seller, an attack's victim), that player answers with the
+    move after which they stand best (one decision, judged the same way)."""
+    player = world.actor
+    for _ in range(limit):
+        if world.over:
+            return
+        if world.actor != player:
+            if answer and world.moves and world.moves[-1].name == "done":
+                who, options = world.actor, world.legal_moves()
+                outcomes = [_after(world, m, rng) for m in options]
+                values = [_judge(o, who) for o in outcomes]
+                chosen = outcomes[values.index(max(values))]
+                _become(world, chosen)
+            return
+        legal = world.legal_moves()
+        if len(legal) == 1:
+            world._apply(legal[0])
+        elif building(world):
+            done = [m for m in legal if m.name == "done"]
+            world._apply(done[0] if done else legal[rng.randrange(len(legal))])
+        else:
+            return
+
+
+def _become(world: State, other: State) -> None:
+    """Make ``world`` the state ``other`` (a later copy of it)."""
+    world._restore(other)
+
+
+def _judge(world: State, player: int) -> tuple:
+    """How good ``world`` is for ``player``, larger is better: by the rules' ``heuristic`` if they
+    declare one (a won game first, a lost one last), else by the standing on the ``winner`` keys."""
+    if world.program.heuristic is None:
+        return standing(world, player)
+    return (outcome(world, player), heuristic(world, player))
 
 
 class GreedyBot(Bot):
@@ -78,11 +125,14 @@ class GreedyBot(Bot):
     wants_worlds = True
     settings = {
         "samples": Setting(int, 4, 1, "worlds sampled to judge each move (hidden cards dealt at random)"),
+        "answers": Setting(int, 1, 0, "1: after a set of cards, the other player who decides next answers "
+                                      "as a greedy player would, before the move is judged (0: judge it there)"),
     }
 
-    def __init__(self, seed: int = 0, samples: int = 4):
+    def __init__(self, seed: int = 0, samples: int = 4, answers: int = 1):
         self.seed = seed
         self.samples = samples
+        self.answers = answers
         self.rng = random.Random(seed)
 
     def choose(self, view, legal, knowledge):
@@ -93,7 +143,7 @@ class GreedyBot(Bot):
         for _ in range(self.samples):
             world = knowledge.sample(self.rng)
             try:
-                values = [standing(_after(world, move), player) for move in legal]
+                values = [_judge(_after(world, move, self.rng, self.answers > 0), player) for move in legal]
             except RulesRuntimeError:
                 continue  # a rule failed in this sampled world: judge by the others
             if totals is None:
@@ -106,6 +156,8 @@ class GreedyBot(Bot):
             return legal[self.rng.randrange(len(legal))]
         best = max(totals)
         ties = [m for m, t in zip(legal, totals) if t == best]
+        if len(ties) > 1 and any(m.name == "done" for m in ties) and building(knowledge.world):
+            return next(m for m in ties if m.name == "done")  # a set no larger than it needs to be
         return ties[self.rng.randrange(len(ties))]
 
     def __repr__(self) -> str:

@@ -18,7 +18,15 @@ starts building the set inside one decision of the same name, card by card:
 
 ``done`` is legal once the set is valid. The set is a local: it is not part of
 any player's view, so the cards one adds from a hidden hand stay hidden from
-the others (they see the ``add`` moves as any move on hidden cards is shown)."""
+the others (they see the ``add`` moves as any move on hidden cards is shown).
+
+``cs subset of ZONE while KEEP`` is for conditions that do not grow true (an
+exact size, one rank): KEEP says the set chosen so far can still become valid.
+The move is offered when KEEP holds for no cards, and ``add(c)`` only when KEEP
+holds for the set with ``c`` added; ``done`` as before (docs/language.md §4.12.4).
+
+A game log records a finished set as one record, ``[name, [card, ...]]``
+(:func:`fold`, :func:`unfold`)."""
 
 from __future__ import annotations
 
@@ -35,6 +43,7 @@ class SetParam(A.Node):
 
     name: str
     domain: A.Expr
+    keep: A.Expr | None = None  # `while COND`: a card may be added only if the set still meets COND
 
 
 def substitute(node, name: str, by):
@@ -74,11 +83,15 @@ def expand(option: A.Option, actor) -> A.Option:
     def chosen(cond):
         return A.Aggregate("cards", x, copy.deepcopy(zone), cond, None, span=span)
 
-    add = A.Option("add", (A.OptionParam(c, copy.deepcopy(zone), span=span),),
-                   A.Not(A.BinOp("in", name(c), name(cs), span=span), span=span),
-                   (A.Assign(cs, (), "=", chosen(A.BinOp("or", A.BinOp("in", name(x), name(cs), span=span),
-                                                        A.BinOp("==", name(x), name(c), span=span), span=span)),
-                             span=span),), span=span)
+    def grown():  # the set with the card c added
+        return chosen(A.BinOp("or", A.BinOp("in", name(x), name(cs), span=span),
+                              A.BinOp("==", name(x), name(c), span=span), span=span))
+
+    new = A.Not(A.BinOp("in", name(c), name(cs), span=span), span=span)
+    if param.keep is not None:  # only a card after which the set still meets the `while` condition
+        new = A.BinOp("and", new, substitute(param.keep, cs, grown()), span=param.keep.span)
+    add = A.Option("add", (A.OptionParam(c, copy.deepcopy(zone), span=span),), new,
+                   (A.Assign(cs, (), "=", grown(), span=span),), span=span)
     done = A.Option("done", (), copy.deepcopy(option.where) if option.where is not None else None,
                     (A.Assign(open_, (), "=", A.BoolLit(False, span=span), span=span),), span=span)
     build = (
@@ -86,5 +99,91 @@ def expand(option: A.Option, actor) -> A.Option:
         A.Let(open_, A.BoolLit(True, span=span), span=span),
         A.While(name(open_), (A.Choose(option.name, copy.deepcopy(actor), (add, done), span=span),), span=span),
     )
-    where = substitute(option.where, cs, zone) if option.where is not None else None
+    if param.keep is not None:  # offered when no cards at all meet the `while` condition
+        where = substitute(param.keep, cs, chosen(A.BoolLit(False, span=span)))
+    else:  # offered when the whole zone meets the condition
+        where = substitute(option.where, cs, zone) if option.where is not None else None
     return A.Option(option.name, (), where, build + tuple(option.body), span=span)
+
+
+# ---- a set being built, as the engine runs it ------------------------------------------------
+
+#: The steps of a decision that builds a set, in the order the expansion above writes them.
+STEPS = ("add", "done")
+
+
+def building(state) -> bool:
+    """Whether ``state`` waits for a step of a set being built (``add(c)`` or ``done``)."""
+    if state.over:
+        return False
+    return tuple(o.name for o in state.program.choices[state.choice].options) == STEPS
+
+
+# ---- a set in a game log: one record ---------------------------------------------------------
+#
+# A log records a whole set as one record, the move's name and the cards in the order they were
+# added: ``["strike", [12, 40]]`` stands for the steps ``["strike"]``, ``["add", 12]``,
+# ``["add", 40]``, ``["done"]``. Logs written before records (with the steps) read as they are.
+
+
+def is_record(move) -> bool:
+    """Whether a logged move is a set record ``[name, [card, ...]]``."""
+    return (isinstance(move, (list, tuple)) and len(move) == 2 and isinstance(move[0], str)
+            and isinstance(move[1], list)
+            and all(isinstance(c, int) and not isinstance(c, bool) for c in move[1]))
+
+
+def unfold(moves) -> list:
+    """The engine's steps of a logged list of moves: each set record becomes its steps."""
+    out = []
+    for m in moves:
+        if is_record(m):
+            out.append([m[0]])
+            out.extend(["add", c] for c in m[1])
+            out.append(["done"])
+        else:
+            out.append(m)
+    return out
+
+
+def fold(game, players: int, seed: int, moves) -> list:
+    """The moves of a game (steps, as JSON lists) with every finished set made one record.
+
+    The game is played again to tell a set's steps from other moves; a set left unfinished (a game
+    that stopped in the middle of one) keeps its steps, and so do moves past a step that fails."""
+    from .engine import Move
+
+    moves = [list(m) for m in moves]
+    out: list = []
+    try:
+        s = game.new_game(players, seed)
+        i = 0
+        while i < len(moves):
+            m = Move.parse(moves[i])
+            who = s.actor
+            s._apply(m)
+            i += 1
+            if m.args or not building(s) or s.decision != m.name or s.actor != who:
+                out.append(moves[i - 1])
+                continue
+            start, cards, finished = i - 1, [], False
+            while i < len(moves) and not finished:
+                step = Move.parse(moves[i])
+                s._apply(step)
+                i += 1
+                if step.name == "add":
+                    cards.append(step.args[0])
+                finished = step.name == "done"
+            if finished:
+                out.append([m.name, cards])
+            else:  # the log ends in the middle of the set: its steps
+                out.extend(moves[start:i])
+        return out
+    except Exception:  # a log that does not replay (a failure found by verify): the rest as it is
+        return out + moves[len(unfold(out)):]
+
+
+def describe(program, record) -> str:
+    """A set record in words: ``strike{9♥, 2♣}``."""
+    labels = program.card_labels
+    return record[0] + "{" + ", ".join(labels[c] if 0 <= c < len(labels) else str(c) for c in record[1]) + "}"

@@ -143,6 +143,7 @@ class _Checker(Declarations):
                             "a winner's condition")
         if "score" in m.defines and len(m.defines["score"].params) != 1:
             self.error("E203", "`score` takes one parameter, the player", m.defines["score"])
+        self._heuristic()
         if m.flow is not None:
             self.block(m.flow.body, {}, in_trigger=False)
         for name, options in m.extensions.items():
@@ -219,6 +220,21 @@ class _Checker(Declarations):
         for p in self.model.procedures.values():
             walk(p.body)
         return bool(found)
+
+    def _heuristic(self) -> None:
+        """`define heuristic(p)`: what a position is worth to player p, for the bots (docs/bots.md)."""
+        d = self.model.defines.get("heuristic")
+        if d is None:
+            return
+        if len(d.params) != 1:
+            self.error("E203", "`heuristic` takes one parameter, the player", d,
+                       "write define heuristic(p) = ..., a number: how good the position is for p")
+            return
+        t = self._define_type(d)
+        if not T.fits(t, T.INT):
+            self.error("E202", f"`heuristic` should be a number, but this is {T.describe(t)}", d.body,
+                       "a bot takes the position where heuristic(p) is largest: count what p has, "
+                       "e.g. 10 * size(tricks[p]) + count(each c in hand[p] where c.rank == 1)")
 
     def _check_cycles(self) -> None:
         graph = self.calls

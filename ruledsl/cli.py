@@ -290,7 +290,7 @@ def run(file, players, seed, sets, bots, as_json, log_path) -> None:
         _fail_at_runtime(game, err, file, sets)
     data = {"rules": file, **result.to_dict()}
     if log_path:
-        _write_log(log_path, file, result)
+        _write_log(log_path, file, result, game)
     if as_json:
         click.echo(json.dumps(data))
         return
@@ -300,7 +300,9 @@ def run(file, players, seed, sets, bots, as_json, log_path) -> None:
         _run_plain(result)
 
 
-def _write_log(log_path: str, file: str, result) -> None:
+def _write_log(log_path: str, file: str, result, game) -> None:
+    from .cardsets import fold
+
     log = {
         "format": LOG_FORMAT,
         "version": LOG_VERSION,
@@ -310,7 +312,7 @@ def _write_log(log_path: str, file: str, result) -> None:
         "players": result.players,
         "seed": result.seed,
         "bots": result.bots,
-        "moves": result.moves,
+        "moves": fold(game, result.players, result.seed, result.moves),  # a set of cards: one record
         "scores": result.scores,
         "winners": result.winners,
         "finding": result.finding,
@@ -558,7 +560,10 @@ def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds
                + (" (shortening stopped at --shrink-seconds)" if report.shrink_stopped else "") + ":")
     _echo_moves(_describe_moves(game, failure.players, failure.seed, failure.moves))
     target = out_path or (Path(file).name.removesuffix(".rules") + ".failure.json")
+    from .cardsets import fold
+
     log = failure.to_log(file, game.params)
+    log["moves"] = fold(game, failure.players, failure.seed, failure.moves)  # a set of cards: one record
     try:
         Path(target).write_text(_log_text(log), encoding="utf-8")
     except OSError as exc:
@@ -579,14 +584,18 @@ def _echo_moves(texts: list[str], keep: int = 25) -> None:
 
 
 def _describe_moves(game, players, seed, moves) -> list[str]:
-    """The moves of a game in words, as far as they can be replayed."""
+    """The moves of a game in words, as far as they can be replayed; a set of cards is one move."""
+    from .cardsets import describe, fold, is_record, unfold
+
+    moves = fold(game, players, seed, unfold(moves))
     out = []
     try:
         s = game.new_game(players, seed)
         for m in moves:
             who = s.current_player
-            out.append(f"player {who}: {s.describe(m)}")
-            s.apply(m)
+            out.append(f"player {who}: {describe(game.program, m) if is_record(m) else s.describe(m)}")
+            for step in unfold([m]):
+                s.apply(step)
     except RuledslError:
         pass
     out.extend(str(m) for m in moves[len(out):])
@@ -659,6 +668,8 @@ def _game_of_log(log_file: str, rules_path: str | None):
 
 
 def _read_log(raw: str, name: str) -> dict:
+    from .cardsets import is_record, unfold
+
     try:
         log = json.loads(raw)
     except ValueError as exc:
@@ -671,15 +682,16 @@ def _read_log(raw: str, name: str) -> dict:
         "rules": (lambda v: isinstance(v, str) and v, "the path of the rules file"),
         "players": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a player count"),
         "seed": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
-        "moves": (lambda v: isinstance(v, list) and all(
+        "moves": (lambda v: isinstance(v, list) and all(is_record(m) or (
             isinstance(m, list) and m and isinstance(m[0], str)
-            and all(isinstance(a, int) and not isinstance(a, bool) for a in m[1:]) for m in v),
-            "a list of moves like [\"play\", 17]"),
+            and all(isinstance(a, int) and not isinstance(a, bool) for a in m[1:])) for m in v),
+            "a list of moves like [\"play\", 17] or sets of cards like [\"attack\", [3, 17]]"),
         "params": (lambda v: v is None or isinstance(v, dict), "an object of parameters"),
     }
     for key, (ok, what) in checks.items():
         if not ok(log.get(key)):
             raise CliError(f"{name} is not a valid game log: '{key}' should be {what}")
+    log["moves"] = unfold(log["moves"])  # the engine's steps: a set record stands for its steps
     return log
 
 
@@ -706,6 +718,7 @@ def _find_rules(path: str, log_file: str) -> str:
 def play_command(file, players, seats, seed, sets, bot_name) -> None:
     """Play FILE at the terminal: you choose the moves of your seats, bots the others'."""
     from .bots import decide, make_bot
+    from .cardsets import building
     from .observe import move_seen
 
     game = _load_game(file, sets)
@@ -715,6 +728,7 @@ def play_command(file, players, seats, seed, sets, bot_name) -> None:
         if not 0 <= seat < n:
             raise CliError(f"--seat {seat}: the seats are 0 to {n - 1}")
     bots = {p: make_bot(bot_name, seed=seed * 31 + p) for p in range(n) if p not in humans}
+    opener, picked = "", []  # a bot's set of cards being built, shown once done
     try:
         state = game.new_game(n, seed)
         while not state.is_over:
@@ -726,7 +740,17 @@ def play_command(file, players, seats, seed, sets, bot_name) -> None:
                 before = state.clone()
                 state.apply(move)
                 # shown as the human seats may see it: a card none of them can see is a '?'
-                click.echo(f"player {player} ({bot.label}): {move_seen(before, state, move, humans)}")
+                seen = move_seen(before, state, move, humans)
+                if building(before) and before.actor == player:  # a step of a set: the set is one move
+                    if move.name == "add":
+                        picked.append(seen[len("add("):-1])
+                    if move.name != "done":
+                        continue
+                    seen = opener + "{" + ", ".join(picked) + "}"
+                elif building(state) and state.actor == player and state.decision == move.name:
+                    opener, picked = seen, []  # the set's cards are shown when it is done
+                    continue
+                click.echo(f"player {player} ({bot.label}): {seen}")
                 continue
             move = _ask_move(state, player, legal)
             if move is None:

@@ -118,6 +118,7 @@ class Program:
     var_visibility: dict = attrs.Factory(dict)  # variable name -> owner or hidden (public ones are left out)
     compiler: object = attrs.field(default=None, repr=False)  # what built it: evaluate.py compiles defines with it
     namespace: dict = attrs.Factory(dict)  # the names the generated expression code refers to
+    heuristic: object = None  # fn(state, player) -> number, from `define heuristic(p)`; None without one
     flow: object = attrs.field(default=None, init=False)  # flowgen.Flow, made on first use (not copied by evolve)
 
 
@@ -187,6 +188,7 @@ class _Compiler(Layout, Loops, Calls):
             invariants.append(Invariant(inv.name, inv.message, slot, dom, self.expr(inv.cond)[0], inv.span))
         score = self._score()
         keys = self._winner_keys()
+        heuristic = self._player_define("heuristic") if "heuristic" in m.defines else None
         return Program(
             name=m.name, min_players=m.min_players, max_players=m.max_players, limit=m.limit,
             params=self.params, card_count=self.card_total, card_kind=self.card_kind,
@@ -210,6 +212,7 @@ class _Compiler(Layout, Loops, Calls):
             card_list_locals=frozenset(self.card_list_slots | self._typed_locals(T.CARDS)),
             compiler=self,
             namespace=self.ns,
+            heuristic=heuristic,
         )
 
     def _member_inits(self) -> dict:
@@ -341,20 +344,24 @@ class _Compiler(Layout, Loops, Calls):
         return slot, self.domain(dom, t, domain.span)
 
     def _score(self):
-        d = self.m.defines.get("score")
+        return self._player_define("score")
+
+    def _player_define(self, name: str):
+        """``define NAME(p)`` as fn(state, player); 0 for every player without it."""
+        d = self.m.defines.get(name)
         if d is None or len(d.params) != 1:
             return lambda s, p: 0
         b = self._binding(d, d.params[0])
         slot = self.slot(b)
         fn, _ = self.inline_define(d, [(_local(slot), T.PLAYER)])
 
-        def score(s, p, fn=fn, slot=slot):
+        def value(s, p, fn=fn, slot=slot):
             L = list(s.locals)
             L[slot] = p
             return fn(s, L)
 
-        score.span = d.span  # where a finding in the score is reported
-        return score
+        value.span = d.span  # where a finding in the value is reported
+        return value
 
     def _winner_keys(self) -> list:
         w = self.m.winner

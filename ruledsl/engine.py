@@ -119,9 +119,12 @@ class Game:
         return s
 
     def replay(self, players: int, seed: int, moves) -> "State":
-        """The state reached from a new game by playing ``moves`` in order."""
+        """The state reached from a new game by playing ``moves`` in order (a logged set of cards,
+        ``["attack", [3, 17]]``, stands for its steps)."""
+        from .cardsets import unfold
+
         s = self.new_game(players, seed)
-        for m in moves:
+        for m in unfold(moves):
             s.apply(m)
         return s
 

@@ -408,8 +408,8 @@ class _Builder(Transformer):
         return A.Choose(str(children[0]), children[1], options, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def set_param(self, meta, name, domain):
-        return cardsets.SetParam(str(name), domain, span=self._span(meta))
+    def set_param(self, meta, name, domain, keep=None):
+        return cardsets.SetParam(str(name), domain, keep, span=self._span(meta))
 
     @v_args(meta=True)
     def respond_stmt(self, meta, children):

@@ -16,7 +16,9 @@ as if they saw them (a known weakness of the single-observer form).
 A rollout ends when the game ends, or, with ``depth`` set, once ``depth``
 random moves have been made and the players' scores differ: then the
 position is judged by the rules' ``winner`` order (see
-:func:`ruledsl.botbase.rewards`).
+:func:`ruledsl.botbase.rewards`). Rules that declare ``heuristic(p)`` judge
+any position, so there a rollout stops after exactly ``depth`` moves and the
+position is judged by the heuristic.
 """
 
 from __future__ import annotations
@@ -137,6 +139,14 @@ class _SearchBot(Bot):
     def _rollout(self, s, rng: random.Random) -> None:
         depth = self.depth
         made = 0
+        if depth and s.program.heuristic is not None:  # the rules judge any position: stop at the depth
+            while not s.over and made < depth:
+                moves = s._legal
+                if moves is None:
+                    moves = s.legal_moves()
+                s._apply(moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0])
+                made += 1
+            return
         while not s.over:
             # past the depth, look at the scores every few moves (looking costs a score per player)
             if depth and made >= depth and (made - depth) % 8 == 0:

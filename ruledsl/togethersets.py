@@ -59,11 +59,15 @@ def expand(option: A.Option, actor) -> SetOption:
     def chosen(cond):
         return A.Aggregate("cards", x, copy.deepcopy(zone), cond, None, span=span)
 
-    add = A.Option("add", (A.OptionParam(c, copy.deepcopy(zone), span=span),),
-                   A.Not(A.BinOp("in", name(c), name(cs), span=span), span=span),
-                   (A.Assign(cs, (), "=", chosen(A.BinOp("or", A.BinOp("in", name(x), name(cs), span=span),
-                                                        A.BinOp("==", name(x), name(c), span=span), span=span)),
-                             span=span),), span=span)
+    def with_c():  # the set chosen so far with the card c added
+        return chosen(A.BinOp("or", A.BinOp("in", name(x), name(cs), span=span),
+                              A.BinOp("==", name(x), name(c), span=span), span=span))
+
+    allowed = A.Not(A.BinOp("in", name(c), name(cs), span=span), span=span)
+    if param.keep is not None:  # `while COND`: a card is offered only if the set with it still meets COND
+        allowed = A.BinOp("and", allowed, substitute(param.keep, cs, with_c()), span=span)
+    add = A.Option("add", (A.OptionParam(c, copy.deepcopy(zone), span=span),), allowed,
+                   (A.Assign(cs, (), "=", with_c(), span=span),), span=span)
     build = (
         A.Let(cs, chosen(A.BoolLit(False, span=span)), span=span),
         A.While(A.Not(copy.deepcopy(option.where), span=span),

@@ -585,7 +585,9 @@ def replay_log(game: Game, log: dict, deadline: float | None = None, focus: str 
     """Re-run a game log with every check, up to its last move and the checks after it.
 
     Returns (Broken or None, the number of moves made)."""
-    moves = [Move.parse(m) for m in log["moves"]]
+    from .cardsets import unfold
+
+    moves = [Move.parse(m) for m in unfold(log["moves"])]  # a set record stands for its steps
     made = []
 
     def follow(s, legal):

@@ -299,7 +299,7 @@ def test_python_dash_m_and_the_installed_command(files):
     ("ismcts:iterations=0",
      "error: --bot ismcts:iterations=0: bot 'ismcts': setting 'iterations' must be a finite number of at least 1, "
      "not 0"),
-    ("greedy:depth=3", "error: --bot greedy:depth=3: bot 'greedy' has no setting 'depth' (its settings: samples)"),
+    ("greedy:depth=3", "error: --bot greedy:depth=3: bot 'greedy' has no setting 'depth' (its settings: answers, samples)"),
 ])
 def test_bad_bots_are_usage_errors(files, command, bot, message):
     result = invoke(command, files["race"], "--bot", bot)

@@ -284,3 +284,17 @@ def test_a_set_chosen_together_needs_a_condition():
         passing(PASS.replace(" where size(cs) >= 3", ""))
     assert "error[E206]" in str(err.value)
     assert "takes a set of cards but says not when the set is complete" in str(err.value)
+
+
+def test_a_set_chosen_together_honours_its_while_condition():
+    # `while`: only cards that keep the set at most 12 points in all are offered
+    text = PASS.replace("move pass(cs subset of hand[p]) where size(cs) >= 3",
+                        "move pass(cs subset of hand[p] while sum(c.rank for each c in cs) <= 12)"
+                        " where size(cs) >= 1")
+    s = passing(text).new_game(3, 4)
+    s.apply("pass")
+    hand = s.cards_in("hand[0]")
+    offered = {s.describe(m)[4:-1] for m in s.legal_moves()}
+    faces = {"A": 1, "J": 11, "Q": 12, "K": 13}
+    low = {c for c in hand if (faces.get(c[:-1]) or int(c[:-1])) <= 12}  # every card but a King
+    assert offered == low and offered != set(hand)

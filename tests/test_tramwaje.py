@@ -54,3 +54,16 @@ def test_the_generic_properties_hold(players):
     report = verify(ruledsl.load(RULES, params={"max_rounds": 2}), players=[players], examples=2,
                     shrink_seconds=0)
     assert report.ok, report
+
+
+def test_greedy_with_the_rules_heuristic_founds_companies_where_random_does_not():
+    # The strongest bot that fits the machine (docs/games/tramwaje.md): greedy judging positions by
+    # the rules' `heuristic`. Two seeded three-player games at the default parameters.
+    game = ruledsl.load(RULES)
+    from ruledsl.sim import play_game
+
+    seeds = (14, 18)
+    greedy = sum(bool(play_game(game, 3, seed, "greedy:samples=2").winners) for seed in seeds)
+    rand = sum(bool(play_game(game, 3, seed, "random").winners) for seed in seeds)
+    assert greedy > rand
+    assert greedy >= 1
