@@ -1124,7 +1124,11 @@ class _Compiler(Layout, Loops, Calls):
                 if st.places[place] >= 0 and st.places[place] != c:
                     _runtime(f"`put`: slot {slot} of {zones[z].name} already holds a card", span)
             if old >= 0:
-                st.zones[old].remove(c)
+                pile = st.zones[old]
+                if pile[-1] == c:  # the top card (a draw, a deal): no search from the bottom
+                    pile.pop()
+                else:
+                    pile.remove(c)
                 changed = zone_bit[old]
             else:
                 st.places[-old - 1] = -1

@@ -32,6 +32,8 @@ the compiler's own generated expressions.
 
 from __future__ import annotations
 
+import re
+
 from .purity import CardTable
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
@@ -289,8 +291,21 @@ class Flow:
             if i:
                 self._line("        if t < 0:", t.span)
             values = t.domain(None, None) if getattr(t.domain, "constant", False) else None
-            if type(values) in (range, tuple) and 0 < len(values) <= MAX_UNROLL \
-                    and all(type(v) is int for v in values):
+            fixed = type(values) in (range, tuple) and 0 < len(values) <= MAX_UNROLL \
+                and all(type(v) is int for v in values)
+            if fixed and _reads_only_slot(cond, t.slot):
+                # a few values known when compiling, and a condition that reads the trigger's variable
+                # only as L[slot]: each value written into the test (the constants fold); L[slot] is
+                # left as the step-by-step check leaves it (the value that held, else the last one)
+                for k, v in enumerate(values):
+                    test = _SLOT_REF.sub(lambda found: str(v) if found.group(1) == str(t.slot) else found.group(0),
+                                         cond)
+                    self._line(f"{pad}{'if' if k == 0 else 'elif'} {test}:{where if k == 0 else ''}", t.span)
+                    self._line(f"{pad}    t = {i}", t.span)
+                    self._line(f"{pad}    L[{t.slot}] = {v}", t.span)
+                self._line(f"{pad}else:", t.span)
+                self._line(f"{pad}    L[{t.slot}] = {values[-1]}", t.span)
+            elif fixed:
                 # a few values known when compiling (an enum): one test after another, no loop
                 for k, v in enumerate(values):
                     inner = pad + "    " * k
@@ -406,6 +421,18 @@ class Flow:
                 found = self.span_at(tb.tb_lineno) or found
             tb = tb.tb_next
         return found
+
+
+_SLOT_REF = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
+
+
+def _reads_only_slot(cond: str, slot: int) -> bool:
+    """Whether the condition's text uses the locals only as ``L[slot]`` read in place (no other slot,
+    no L handed to a function, no assignment), so that a constant may stand for it."""
+    if ":=" in cond or "lambda" in cond:
+        return False
+    rest = _SLOT_REF.sub(lambda found: "0" if found.group(1) == str(slot) else found.group(0), cond)
+    return re.search(r"\bL\b", rest) is None
 
 
 def _at(span) -> str:

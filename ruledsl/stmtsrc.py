@@ -98,7 +98,11 @@ def put_one(comp, fn, card, target, at, under: bool, span):
         lines += ["if s.places[_q] >= 0 and s.places[_q] != _c:",
                   f"    {held}(_z, _k)"]
     lines += ["if _o >= 0:",
-              "    s.zones[_o].remove(_c)",
+              "    _from = s.zones[_o]",
+              "    if _from[-1] == _c:",  # the top card (a draw, a deal): no search from the bottom
+              "        _from.pop()",
+              "    else:",
+              "        _from.remove(_c)",
               f"    _ch = {zb}[_o]",
               "else:",
               "    s.places[-_o - 1] = -1",
