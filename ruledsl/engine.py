@@ -492,7 +492,7 @@ class State:
     def _enumerate(self) -> list[Move]:
         flow = self.program.flow or self._flow()
         try:
-            return flow.moves[self.choice](self, self.locals.copy())
+            return flow.moves[self.choice](self, self.locals)  # it copies the locals before changing them
         except RulesRuntimeError:
             raise
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:

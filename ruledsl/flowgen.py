@@ -251,7 +251,7 @@ class Flow:
                      "if _a.__class__ is not int or not 0 <= _a < s.n:",
                      f"    _a = s._check_actor({cid}, _a)",
                      "s.actor = _a",
-                     f"_legal = s._legal = _m{cid}(s, L.copy())",
+                     f"_legal = s._legal = _m{cid}(s, L)",
                      "if not _legal:",
                      f"    s._no_moves({cid})",
                      "return -1"):
@@ -338,6 +338,9 @@ class Flow:
         """The legal moves of decision ``cid``, in the order of its options and their domains."""
         self._line("")
         self._line(f"def _m{cid}(s, L):  # decision {choice.name}, {_at(choice.span)}")
+        # L is the state's own locals: listing moves must not change them, so the function takes a copy
+        # (`L = L.copy()`) before the first code that may write to L, and only if it gets there
+        self._copied = False
         self._line("    out = []")
         for o in choice.options:
             where = f"  # move {o.name}, {_at(o.span)}"
@@ -349,9 +352,13 @@ class Flow:
                     continue
                 if cond is None:
                     self._line(f"    out.append({move}){where}")
-                else:
-                    self._line(f"    if {cond}:{where}")
-                    self._line(f"        out.append({move})")
+                    continue
+                indent = "    "
+                for k, part in enumerate(_conjuncts(cond)):  # `if a and b` as `if a: if b:`
+                    self._own(indent, part)
+                    self._line(f"{indent}if {part}:{where if k == 0 else ''}")
+                    indent += "    "
+                self._line(f"{indent}out.append({move})")
                 continue
             one = len(o.params) == 1
             table = self._name("XT", Interned(move_class, o.name, one))
@@ -361,9 +368,11 @@ class Flow:
             if one:
                 slot, dom = o.params[0]
                 test = f" if {cond}" if cond is not None else ""
+                self._own("    ")
                 self._line(f"    out += [{table}[L[{slot}]] for L[{slot}] in {self._iter(dom)}{test}]{where}")
                 continue
             indent = "    "
+            self._own(indent)
             for k, (slot, dom) in enumerate(o.params):
                 self._line(f"{indent}for L[{slot}] in list({self._expr(dom)}):{where if k == 0 else ''}")
                 indent += "    "
@@ -373,6 +382,16 @@ class Flow:
                 indent += "    "
             self._line(f"{indent}out.append({table}[{key}])")
         self._line("    return out")
+
+    def _own(self, indent: str, text: str | None = None, keep: bool = True) -> None:
+        """Before code that may write to L (``text``, or any code when None) in a moves function: take a
+        copy of L unless one was taken already. ``keep``: the copy is taken on every path from here on
+        (not inside a branch), so later code needs none."""
+        if self._copied or (text is not None and not _writes_locals(text)):
+            return
+        self._line(f"{indent}L = L.copy()")
+        if keep and indent == "    ":
+            self._copied = True
 
     def _iter(self, fn) -> str:
         """``fn`` where a comprehension iterates over it (no ``:=`` may stand there)."""
@@ -392,10 +411,12 @@ class Flow:
             dom = self._iter(o.params[0][1])
             self._line(f"    _row = {tab}.rows.get(_key)")
             self._line("    if _row is None:")
+            self._own("        ", keep=False)
             self._line(f"        _row = {tab}.move_row(_key, s, L, {table})")
             self._line("    if _row.__class__ is list:")
             self._line(f"        out += [_mv for c in {dom} if (_mv := _row[c])]")
             self._line("    else:")
+            self._own("        ", keep=False)
             self._line(f"        out += [{table}[c] for c in {dom} if (_row[c] if _row[c] is not None "
                        f"else {tab}.fill(_row, s, L, c))]")
             return
@@ -403,7 +424,12 @@ class Flow:
         self._line("    if _row is None:")
         self._line(f"        _row = {tab}.row(_key)")
         self._line(f"    _c = L[{slot}]")
-        self._line(f"    if _row[_c] if _c is not None and _row[_c] is not None else {tab}.fill(_row, s, L, _c):")
+        self._line("    if _c is not None and _row[_c] is not None:")
+        self._line("        _ok = _row[_c]")
+        self._line("    else:")
+        self._own("        ", keep=False)
+        self._line(f"        _ok = {tab}.fill(_row, s, L, _c)")
+        self._line("    if _ok:")
         self._line(f"        out.append({table})")
 
     def span_at(self, lineno: int):
@@ -433,6 +459,31 @@ def _reads_only_slot(cond: str, slot: int) -> bool:
         return False
     rest = _SLOT_REF.sub(lambda found: "0" if found.group(1) == str(slot) else found.group(0), cond)
     return re.search(r"\bL\b", rest) is None
+
+
+def _writes_locals(text: str) -> bool:
+    """Whether an expression's text may write to L: L handed to a function, a loop over L[slot], or L
+    anywhere but read in place as ``L[n]``."""
+    if "s.locals" in text:
+        return True
+    rest = re.sub(r"(?<![\w.\]])L\[\d+\]", "", text.replace(" ", ""))
+    return re.search(r"\bL\b", rest) is not None or re.search(r"\bfor\s*L\[", text) is not None
+
+
+def _conjuncts(cond: str) -> list:
+    """The parts of ``a and b and ...`` at the top of an expression's text (else the text itself)."""
+    import ast
+
+    try:
+        tree = ast.parse(cond, mode="eval").body
+    except SyntaxError:
+        return [cond]
+    if not (isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And)):
+        return [cond]
+    parts = [ast.get_source_segment(cond, v) for v in tree.values]
+    if any(p is None for p in parts):
+        return [cond]
+    return [f"({p})" for p in parts]
 
 
 def _at(span) -> str:
