@@ -22,7 +22,7 @@ from .loops import Loops
 from .members import grown_index, new_member, remove_member
 from .picking import (best_fn, leave_effect, out_base, pick_fn, players_fn, put_each_effect, step_fn,
                       tuple_fn)
-from .purity import card_local, condition_key, tabled_aggregate
+from .purity import card_local, condition_key, each_loop, local_test, tabled_aggregate
 from .rng import randbelow, shuffle
 from .showing import compile_reveal, compile_show, compile_tell
 from .stmtsrc import assign_var, put_one, set_local, with_stmt
@@ -757,6 +757,9 @@ class _Compiler(Layout, Loops, Calls):
             w = self.src(where) if where is not None else None
             kind = T.CARDS if func == "cards" else T.INT if func == "count" else T.BOOL
             loop = f"for L[{slot}] in {d}:"
+            fast = local_test(w, slot) if w and func != "cards" else None
+            if fast is not None:  # the element in a Python local while the loop runs
+                return self.gen_def(each_loop(func, slot, d, fast)), kind
             if func == "any":  # a plain loop in a function of its own: cheaper than a generator
                 return (self.gen_def([loop, f"    if {w}:", "        return True", "return False"]) if w
                         else self.gen(f"(len({d}) > 0)")), kind
