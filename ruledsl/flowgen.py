@@ -37,6 +37,7 @@ import re
 from .purity import CardTable
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
+ALIASED = ("vars", "zones", "places", "loc")  # State fields bound to a local in a generated function
 MAX_TRACE = 400  # steps written into one function before it hands over to the next
 MAX_UNROLL = 4  # a trigger over at most this many constant values is checked without a loop
 MAX_FOLLOW = 60  # a jump is followed into the same function only within this many steps of its start
@@ -81,12 +82,18 @@ class Flow:
         self.watched = program.trigger_mask if program.triggers else 0
         self._emit_header(max_firings)
         for pc in leaders:
+            first = len(self.lines)
             self._trace(pc)
+            self._alias(first)
+        first = len(self.lines)
         self._fire_fn()
+        self._alias(first)
         self.options = []  # per decision: {(name, number of args): option}
         self.entries = []  # per decision: {(name, number of args): (the step its body starts at, its slots)}
         for cid, choice in enumerate(program.choices):
+            first = len(self.lines)
             self._moves_fn(cid, choice, move_class)
+            self._alias(first)
             self.options.append({(o.name, len(o.params)): o for o in choice.options})
             self.entries.append({(o.name, len(o.params)): (o.body, tuple(slot for slot, _ in o.params))
                                  for o in choice.options})
@@ -143,6 +150,22 @@ class Flow:
         if isinstance(pc, int):
             pc = self.program.code[pc][3] if 0 <= pc < len(self.program.code) else None
         self.line_span.append(pc)
+
+    def _alias(self, first: int) -> None:
+        """In the function written from line ``first`` on: the State's lists read more than once
+        (``s.vars``, ``s.zones``, ...) through a Python local bound once at its start. They are never
+        replaced while the flow runs, only changed in place."""
+        lines = self.lines
+        start = next(i for i in range(first, len(lines)) if lines[i].startswith("def "))
+        body = "\n".join(lines[start + 1:])
+        names = [f for f in ALIASED if len(re.findall(rf"(?<![\w.])s\.{f}\b", body)) >= 2]
+        if not names:
+            return
+        for i in range(start + 1, len(lines)):
+            for f in names:
+                lines[i] = re.sub(rf"(?<![\w.])s\.{f}\b", f"_s_{f}", lines[i])
+        lines.insert(start + 1, "    " + "; ".join(f"_s_{f} = s.{f}" for f in names))
+        self.line_span.insert(start + 1, None)
 
     def _name(self, prefix: str, value) -> str:
         name = f"_{prefix}{len(self.ns)}"
