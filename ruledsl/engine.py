@@ -226,7 +226,7 @@ class State:
         """Every move the current player may make, in a stable order; [] when the game is over."""
         if self._legal is None:
             self._legal = [] if self.over else self._enumerate()
-        return list(self._legal)
+        return self._legal[:]
 
     def apply(self, move) -> None:
         """Make a move. An illegal move raises IllegalMove and leaves the state unchanged."""
@@ -502,11 +502,13 @@ class State:
     def _apply(self, m: Move) -> None:
         flow = self.program.flow or self._flow()
         args = m.args
-        entry = flow.entries[self.choice].get((m.name, len(args)))
-        if entry is None:
-            choice = self.program.choices[self.choice]
-            raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(args)} argument(s)")
-        body, slots = entry
+        entry = flow.entries[self.choice].get(m.name)
+        if entry is None or entry[0] != len(args):
+            entry = flow.entries_by_arity[self.choice].get((m.name, len(args)))
+            if entry is None:
+                choice = self.program.choices[self.choice]
+                raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(args)} argument(s)")
+        _, body, slots = entry
         if slots:
             if len(slots) == 1:
                 self.locals[slots[0]] = args[0]

@@ -89,14 +89,18 @@ class Flow:
         self._fire_fn()
         self._alias(first)
         self.options = []  # per decision: {(name, number of args): option}
-        self.entries = []  # per decision: {(name, number of args): (the step its body starts at, its slots)}
+        # per decision: {(name, number of args): (number of args, the step its body starts at, its slots)}
+        self.entries_by_arity = []
+        self.entries = []  # the same by name only (one of them where a name has several numbers of args)
         for cid, choice in enumerate(program.choices):
             first = len(self.lines)
             self._moves_fn(cid, choice, move_class)
             self._alias(first)
             self.options.append({(o.name, len(o.params)): o for o in choice.options})
-            self.entries.append({(o.name, len(o.params)): (o.body, tuple(slot for slot, _ in o.params))
-                                 for o in choice.options})
+            every = {(o.name, len(o.params)): (len(o.params), o.body, tuple(slot for slot, _ in o.params))
+                     for o in choice.options}
+            self.entries_by_arity.append(every)
+            self.entries.append({name: entry for (name, _), entry in every.items()})
         self.source = "\n".join(self.lines) + "\n"
         ns = dict(getattr(program, "namespace", None) or {})
         ns.update(self.ns)
