@@ -138,7 +138,8 @@ class Calls:
                 places = zones[zid].places
                 _runtime(f"`{name}`: {zones[zid].name} has no slot {k} (slots 0..{len(places) - 1})", span)
 
-            place = f"s.places[{slots}[{z}][{k}] if 0 <= {k} < len({slots}[{z}]) else {self.name_for(bad, 'noslot')}({z}, {k})]"
+            size = track_size(zones) or f"len({slots}[{z}])"
+            place = f"s.places[{slots}[{z}][{k}] if 0 <= {k} < {size} else {self.name_for(bad, 'noslot')}({z}, {k})]"
             if name == "occupied":
                 return self.gen(f"({place} >= 0)"), T.BOOL
             none_at_end = self.shared_name("card or none", lambda: list(range(self.card_total)) + [None],
@@ -149,3 +150,10 @@ class Calls:
         if name in ("next", "previous") and srcs[0] is not None and out_base(self) is None:
             return self.gen(f"(({srcs[0]} {'+' if name == 'next' else '-'} 1) % s.n)"), T.PLAYER
         return None
+
+
+def track_size(zones) -> int | None:
+    """The number of slots of every track, when all the tracks of the game have the same (else None):
+    a bounds check then needs no look-up of which track it is."""
+    sizes = {len(z.places) for z in zones if z.places}
+    return sizes.pop() if len(sizes) == 1 else None
