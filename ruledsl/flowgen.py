@@ -81,6 +81,15 @@ class Flow:
         leaders = sorted(x for x in leaders if x is not None and 0 <= x < len(code))
         self.watched = program.trigger_mask if program.triggers else 0
         self._emit_header(max_firings)
+        # each decision's listing of its moves, written first: a stretch that stops at a decision lists
+        # its moves in place (no call); _mN, the same lines as a function, serves states set up otherwise
+        self.listings = []
+        for cid, choice in enumerate(program.choices):
+            kept = self.lines, self.line_span
+            self.lines, self.line_span = [], []
+            self._moves_fn(cid, choice, move_class)
+            self.listings.append(self.lines)
+            self.lines, self.line_span = kept
         for pc in leaders:
             first = len(self.lines)
             self._trace(pc)
@@ -94,7 +103,8 @@ class Flow:
         self.entries = []  # the same by name only (one of them where a name has several numbers of args)
         for cid, choice in enumerate(program.choices):
             first = len(self.lines)
-            self._moves_fn(cid, choice, move_class)
+            for text in self.listings[cid]:
+                self._line(text)
             self._alias(first)
             self.options.append({(o.name, len(o.params)): o for o in choice.options})
             every = {(o.name, len(o.params)): (len(o.params), o.body, tuple(slot for slot, _ in o.params))
@@ -277,11 +287,14 @@ class Flow:
         for text in (f"s.pc = {pc}", f"s.choice = {cid}", f"_a = {actor}",
                      "if _a.__class__ is not int or not 0 <= _a < s.n:",
                      f"    _a = s._check_actor({cid}, _a)",
-                     "s.actor = _a",
-                     f"_legal = s._legal = _m{cid}(s, L)",
-                     "if not _legal:",
-                     f"    s._no_moves({cid})",
-                     "return -1"):
+                     "s.actor = _a"):
+            self._line(f"    {text}{where}", pc)
+        listing = self.listings[cid]
+        body = listing[listing.index(next(x for x in listing if x.startswith("def "))) + 1:]
+        assert body[-1] == "    return out"
+        for text in body[:-1]:  # the lines of _mN (L may be rebound to a copy: nothing after reads it)
+            self._line(text, pc)
+        for text in ("s._legal = out", "if not out:", f"    s._no_moves({cid})", "return -1"):
             self._line(f"    {text}{where}", pc)
 
     def _expr_stmt(self, fn, prefix: str) -> str:
