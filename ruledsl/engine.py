@@ -508,12 +508,12 @@ class State:
             if entry is None:
                 choice = self.program.choices[self.choice]
                 raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(args)} argument(s)")
-        _, body, slots = entry
-        if slots:
-            if len(slots) == 1:
-                self.locals[slots[0]] = args[0]
+        count, body, slots, first = entry
+        L = self.locals
+        if count:
+            if count == 1:
+                L[slots[0]] = args[0]
             else:
-                L = self.locals
                 for slot, v in zip(slots, args):
                     L[slot] = v
         moves = self.moves
@@ -522,15 +522,15 @@ class State:
             self.shown = []  # `show`: the cards shown during this move, as [card, player]
         # (pc, choice, actor and the legal moves are set where the move's code stops: a decision or the end)
         try:  # the first stretch of the move's body, called here; the rest (rarely any) by _run
-            pc = flow.blocks[body](self, self.locals)
+            pc = first(self, L)
         except (RulesRuntimeError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
             self._failed(flow, exc, body)
         if pc >= 0:
             self.pc = pc
             self._run()
-        if len(moves) >= self.program.limit and not self.over:
+        if len(moves) >= flow.limit and not self.over:
             self._end()
-            self.finding = f"the game reached its limit of {self.program.limit} moves without ending"
+            self.finding = f"the game reached its limit of {flow.limit} moves without ending"
 
     def _run(self) -> None:
         """Carry out steps until a player must decide or the game ends (the generated code of flowgen.py:

@@ -98,19 +98,12 @@ class Flow:
         self._fire_fn()
         self._alias(first)
         self.options = []  # per decision: {(name, number of args): option}
-        # per decision: {(name, number of args): (number of args, the step its body starts at, its slots)}
-        self.entries_by_arity = []
-        self.entries = []  # the same by name only (one of them where a name has several numbers of args)
         for cid, choice in enumerate(program.choices):
             first = len(self.lines)
             for text in self.listings[cid]:
                 self._line(text)
             self._alias(first)
             self.options.append({(o.name, len(o.params)): o for o in choice.options})
-            every = {(o.name, len(o.params)): (len(o.params), o.body, tuple(slot for slot, _ in o.params))
-                     for o in choice.options}
-            self.entries_by_arity.append(every)
-            self.entries.append({name: entry for (name, _), entry in every.items()})
         self.source = "\n".join(self.lines) + "\n"
         ns = dict(getattr(program, "namespace", None) or {})
         ns.update(self.ns)
@@ -123,6 +116,18 @@ class Flow:
             self.blocks[pc] = ns[f"_b{pc}"]
         self.fire = ns["_fire"]
         self.moves = [ns[f"_m{cid}"] for cid in range(len(program.choices))]
+        self.limit = program.limit
+        # per decision: {(name, number of args): (number of args, the step its body starts at, its slots,
+        # the function of that step)}; `entries`: the same by name only (one of them where a name comes
+        # with several numbers of args)
+        self.entries_by_arity = []
+        self.entries = []
+        for choice in program.choices:
+            every = {(o.name, len(o.params)): (len(o.params), o.body, tuple(slot for slot, _ in o.params),
+                                               self.blocks[o.body])
+                     for o in choice.options}
+            self.entries_by_arity.append(every)
+            self.entries.append({name: entry for (name, _), entry in every.items()})
 
     def listing(self) -> str:
         """The generated module, then what each name it uses stands for: the compiler's generated
