@@ -25,7 +25,7 @@ from .picking import (best_fn, leave_effect, out_base, pick_fn, players_fn, put_
 from .purity import card_local, condition_key, each_loop, local_test, tabled_aggregate
 from .rng import randbelow, shuffle
 from .showing import compile_reveal, compile_show, compile_tell
-from .stmtsrc import assign_var, put_one, set_local, with_stmt
+from .stmtsrc import assign_var, put_many, put_one, set_local, with_stmt
 from .together import compile_together
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET  # noqa: F401 - the engine reads them here
 
@@ -672,7 +672,7 @@ class _Compiler(Layout, Loops, Calls):
 
             def track_cards(s, L):
                 places = s.places
-                return [c for c in (places[p] for p in zones[fn(s, L)].places) if c >= 0]
+                return [c for p in zones[fn(s, L)].places if (c := places[p]) >= 0]
 
             return track_cards
         if t == T.CARDS:
@@ -1168,7 +1168,9 @@ class _Compiler(Layout, Loops, Calls):
                 changed |= move(st, c, z, place, k)
             return changed
 
-        return put_one(self, put, cards, target, at, under, span) if fast else put
+        if fast:
+            return put_one(self, put, cards, target, at, under, span)
+        return put_many(self, put, source, target, under, span) if not single and at is None and not bury else put
 
 
 def _changed_all(s, L) -> int:

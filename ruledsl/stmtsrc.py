@@ -117,3 +117,39 @@ def put_one(comp, fn, card, target, at, under: bool, span):
                   "s.loc[_c] = _z",
                   f"_ch |= {zb}[_z]"]
     return with_stmt(fn, lines, "_ch")
+
+
+def put_many(comp, fn, source, target, under: bool, span):
+    """``put CARDS into ZONE`` of a list of cards into a pile or row (not a track's slot, not ``at
+    random``), as lines; else ``fn`` unchanged. The same steps as the closure compile.put takes, card by
+    card in the same order, with the same checks and messages."""
+    cs, z = src_of(source), src_of(target)
+    if cs is None or z is None:
+        return fn
+    zb = comp.shared_name("zone bits", lambda: comp.zone_bit, "zb")
+    pb = comp.shared_name("place bits", lambda: comp.place_bit, "pb")
+    nocard = _raiser(comp, "`put`: there is no card to move", span, "nocard")
+    lines = [f"_z = {z}",
+             f"_cs = list({cs})"]
+    if under:
+        lines.append("_cs.reverse()")
+    lines += [f"_ch = {zb}[_z]",
+              "_to = s.zones[_z]",
+              "for _c in _cs:",
+              "    if _c is None:",
+              f"        {nocard}()",
+              "    _o = s.loc[_c]",
+              "    if _o >= 0:",
+              "        _from = s.zones[_o]",
+              "        if _from[-1] == _c:",
+              "            _from.pop()",
+              "        else:",
+              "            _from.remove(_c)",
+              f"        _ch |= {zb}[_o]",
+              "    else:",
+              "        s.places[-_o - 1] = -1",
+              f"        _ch |= {pb}[-_o - 1]",
+              "    _to.insert(0, _c)" if under else "    _to.append(_c)",
+              "    s.loc[_c] = _z",
+              f"    _ch |= {zb}[_z]"]
+    return with_stmt(fn, lines, "_ch")
