@@ -110,7 +110,7 @@ class Game:
         s.shown = []
         s.known = []
         s.moves = []
-        s.over = False
+        s.is_over = False
         s.finding = None
         s._legal = None
         for slot, fn in p.var_init:
@@ -166,7 +166,7 @@ class State:
     """Where a game stands. Plain data: clone(), ==, hash(), to_json()."""
 
     __slots__ = ("game", "program", "n", "seed", "zones", "places", "loc", "vars", "locals", "pc",
-                 "choice", "actor", "current", "rng", "grants", "shown", "known", "moves", "over",
+                 "choice", "actor", "current", "rng", "grants", "shown", "known", "moves", "is_over",
                  "finding", "_legal")
 
     # ---- the OpenSpiel-like surface
@@ -176,9 +176,14 @@ class State:
         """The player who must decide now, or -1 when the game is over."""
         return -1 if self.over else self.actor
 
+    # `is_over` is a plain field (what a playout loop reads after every move); `over` is its other name
     @property
-    def is_over(self) -> bool:
-        return self.over
+    def over(self) -> bool:
+        return self.is_over
+
+    @over.setter
+    def over(self, value: bool) -> None:
+        self.is_over = value
 
     @property
     def decision(self) -> str | None:
@@ -225,7 +230,7 @@ class State:
     def legal_moves(self) -> list[Move]:
         """Every move the current player may make, in a stable order; [] when the game is over."""
         if self._legal is None:
-            self._legal = [] if self.over else self._enumerate()
+            self._legal = [] if self.is_over else self._enumerate()
         return self._legal[:]
 
     def apply(self, move) -> None:
@@ -270,7 +275,7 @@ class State:
         s.shown = list(map(list.copy, self.shown)) if self.shown else []
         s.known = self.known  # never changed in place
         s.moves = self.moves.copy()
-        s.over = self.over
+        s.is_over = self.is_over
         s.finding = self.finding
         s._legal = self._legal
         return s
@@ -283,7 +288,7 @@ class State:
         return (self.n, self.seed, tuple(map(tuple, self.zones)), tuple(self.places), tuple(self.vars),
                 tuple(_freeze(v) for v in self.locals), self.pc, self.choice, self.actor, self.current,
                 self.rng, tuple(map(tuple, self.grants)), tuple(map(tuple, self.shown)),
-                tuple(map(tuple, self.known)), tuple(self.moves), self.over, self.finding)
+                tuple(map(tuple, self.known)), tuple(self.moves), self.is_over, self.finding)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, State) and self.program is other.program and self._key() == other._key()
@@ -528,7 +533,7 @@ class State:
         if pc >= 0:
             self.pc = pc
             self._run()
-        if len(moves) >= flow.limit and not self.over:
+        if len(moves) >= flow.limit and not self.is_over:
             self._end()
             self.finding = f"the game reached its limit of {flow.limit} moves without ending"
 
@@ -576,7 +581,7 @@ class State:
         raise RulesRuntimeError(f"player {self.actor} must decide `{choice.name}` but has no legal move", choice.span)
 
     def _end(self) -> None:
-        self.over = True
+        self.is_over = True
         self.choice = -1
         self.actor = -1
         self._legal = []
