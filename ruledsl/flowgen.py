@@ -231,6 +231,8 @@ class Flow:
                 stmt = getattr(a, "stmt", None)
                 changed = getattr(a, "changed", None)
                 if stmt is not None and (changed is not None or in_trigger or not self.watched):
+                    if in_trigger or not self.watched:
+                        stmt = _unused_mask(stmt, changed)
                     for text in stmt:
                         self._line(f"    {text}{where}", pc)
                     if in_trigger or not self.watched:
@@ -249,7 +251,7 @@ class Flow:
             elif kind == SET:
                 stmt = getattr(a, "stmt", None)
                 if stmt is not None:
-                    for text in stmt:
+                    for text in _unused_mask(stmt, getattr(a, "changed", None)):
                         self._line(f"    {text}{where}", pc)
                 else:
                     self._line(f"    {self._expr_stmt(a, 'k')}{where}", pc)
@@ -504,6 +506,16 @@ def _reads_only_slot(cond: str, slot: int) -> bool:
         return False
     rest = _SLOT_REF.sub(lambda found: "0" if found.group(1) == str(slot) else found.group(0), cond)
     return re.search(r"\bL\b", rest) is None
+
+
+def _unused_mask(lines: list, changed) -> list:
+    """A statement's lines where the mask of what it changed (kept in the variable ``changed``) is not
+    looked at: its assignments become ``pass``."""
+    if not isinstance(changed, str):
+        return lines
+    heads = (f"{changed} = ", f"{changed} |= ")
+    return [text[:len(text) - len(text.lstrip())] + "pass" if text.lstrip().startswith(heads) else text
+            for text in lines]
 
 
 def _writes_locals(text: str) -> bool:

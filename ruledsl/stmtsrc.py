@@ -15,7 +15,7 @@ The lines are built only from slots, numbers and names the compiler made
 
 from __future__ import annotations
 
-from .calls import track_size
+from .calls import below, track_size
 from .errors import RulesRuntimeError
 
 
@@ -87,10 +87,12 @@ def put_one(comp, fn, card, target, at, under: bool, span):
 
         bad = comp.name_for(bad_slot, "badslot")
         held = comp.name_for(taken, "taken")
-        lines += [f"_k = {k}",
-                  f"if not 0 <= _k < {track_size(zones) or f'len({slots}[_z])'}:",
-                  f"    {bad}(_z, _k)",
-                  f"_q = {slots}[_z][_k]"]
+        size = track_size(zones)
+        lines.append(f"_k = {k}")
+        if size is None or not below(k, size):  # (a number modulo the size needs no check)
+            lines += [f"if not 0 <= _k < {size or f'len({slots}[_z])'}:",
+                      f"    {bad}(_z, _k)"]
+        lines.append(f"_q = {slots}[_z][_k]")
     lines += [f"_c = {c}",
               "if _c is None:",
               f"    {nocard}()",
