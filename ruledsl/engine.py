@@ -229,9 +229,10 @@ class State:
 
     def legal_moves(self) -> list[Move]:
         """Every move the current player may make, in a stable order; [] when the game is over."""
-        if self._legal is None:
-            self._legal = [] if self.is_over else self._enumerate()
-        return self._legal[:]
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [] if self.is_over else self._enumerate()
+        return legal[:]
 
     def apply(self, move) -> None:
         """Make a move. An illegal move raises IllegalMove and leaves the state unchanged."""

@@ -234,6 +234,15 @@ def each_loop(func: str, slot: int, dom: str, test: str) -> list:
     loop over ``L[slot]`` would leave it (the element that decided, else the last; unchanged if none)."""
     put = f"L[{slot}] = _each"
     lines = [f"_dom = {dom}", f"_each = L[{slot}]", "for _each in _dom:"]
+    one_empty = re.fullmatch(r"\(not s\.zones\[\((\d+) \+ _each\)\]\)", test)
+    if func == "any" and dom == "range(s.n)" and one_empty:
+        # "some player's zone is empty" (the end of many a round): all of them at once, in C; when
+        # none is, the loop would have ended on the last player
+        first = one_empty.group(1)
+        lines = [f"if all(s.zones[{first}:{first} + s.n]):",
+                 "    if s.n:",
+                 f"        L[{slot}] = s.n - 1",
+                 "    return False"] + lines
     if func == "any":
         return lines + [f"    if {test}:", f"        {put}", "        return True", put, "return False"]
     if func == "all":
