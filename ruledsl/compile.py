@@ -25,7 +25,7 @@ from .picking import (best_fn, leave_effect, out_base, pick_fn, players_fn, put_
 from .purity import card_local, condition_key, each_loop, local_test, tabled_aggregate
 from .rng import randbelow, shuffle
 from .showing import compile_reveal, compile_show, compile_tell
-from .stmtsrc import assign_var, put_many, put_one, set_local, with_stmt
+from .stmtsrc import assign_var, put_lines, set_local, take_card, with_stmt
 from .together import compile_together
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET  # noqa: F401 - the engine reads them here
 
@@ -1115,7 +1115,6 @@ class _Compiler(Layout, Loops, Calls):
         at = self.expr(s.at)[0] if s.at is not None and not bury else None
         single = t in (T.CARD, T.NONE)
         source = None if single else self.cards(cards, t, span)
-        fast = single and not bury
 
         zone_bit, place_bit = self.zone_bit, self.place_bit
 
@@ -1127,11 +1126,7 @@ class _Compiler(Layout, Loops, Calls):
                 if st.places[place] >= 0 and st.places[place] != c:
                     _runtime(f"`put`: slot {slot} of {zones[z].name} already holds a card", span)
             if old >= 0:
-                pile = st.zones[old]
-                if pile[-1] == c:  # the top card (a draw, a deal): no search from the bottom
-                    pile.pop()
-                else:
-                    pile.remove(c)
+                take_card(st.zones[old], c)
                 changed = zone_bit[old]
             else:
                 st.places[-old - 1] = -1
@@ -1168,9 +1163,7 @@ class _Compiler(Layout, Loops, Calls):
                 changed |= move(st, c, z, place, k)
             return changed
 
-        if fast:
-            return put_one(self, put, cards, target, at, under, span)
-        return put_many(self, put, source, target, under, span) if not single and at is None and not bury else put
+        return put_lines(self, put, cards, source, target, at, under, single, bury, span)
 
 
 def _changed_all(s, L) -> int:

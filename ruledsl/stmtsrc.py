@@ -27,6 +27,15 @@ def with_stmt(fn, lines: list, changed=None):
     return fn
 
 
+def take_card(pile: list, c: int) -> None:
+    """Take card ``c`` out of a zone's list: the top card (a draw, a deal) without a search from the
+    bottom. (The generated lines of put_one and put_many do the same in place.)"""
+    if pile[-1] == c:
+        pile.pop()
+    else:
+        pile.remove(c)
+
+
 def src_of(fn) -> str | None:
     return getattr(fn, "src", None)
 
@@ -61,6 +70,16 @@ def _raiser(comp, message: str, span, prefix: str) -> str:
         raise RulesRuntimeError(message, span)
 
     return comp.name_for(fail, prefix)
+
+
+def put_lines(comp, fn, card, source, target, at, under: bool, single: bool, bury: bool, span):
+    """``fn`` (compile.put's closure) with its lines where a put has them: one card (put_one), or a list
+    of cards into a pile or row (put_many); not ``at random``."""
+    if bury:
+        return fn
+    if single:
+        return put_one(comp, fn, card, target, at, under, span)
+    return put_many(comp, fn, source, target, under, span) if at is None else fn
 
 
 def put_one(comp, fn, card, target, at, under: bool, span):
