@@ -138,7 +138,12 @@ class Calls:
                 places = zones[zid].places
                 _runtime(f"`{name}`: {zones[zid].name} has no slot {k} (slots 0..{len(places) - 1})", span)
 
-            place = f"s.places[{slots}[{z}][{k}] if 0 <= {k} < len({slots}[{z}]) else {self.name_for(bad, 'noslot')}({z}, {k})]"
+            size = track_size(zones)
+            if size is not None and below(k, size):
+                place = f"s.places[{slots}[{z}][{k}]]"
+            else:
+                size = size or f"len({slots}[{z}])"
+                place = f"s.places[{slots}[{z}][{k}] if 0 <= {k} < {size} else {self.name_for(bad, 'noslot')}({z}, {k})]"
             if name == "occupied":
                 return self.gen(f"({place} >= 0)"), T.BOOL
             none_at_end = self.shared_name("card or none", lambda: list(range(self.card_total)) + [None],
@@ -149,3 +154,24 @@ class Calls:
         if name in ("next", "previous") and srcs[0] is not None and out_base(self) is None:
             return self.gen(f"(({srcs[0]} {'+' if name == 'next' else '-'} 1) % s.n)"), T.PLAYER
         return None
+
+
+def track_size(zones) -> int | None:
+    """The number of slots of every track, when all the tracks of the game have the same (else None):
+    a bounds check then needs no look-up of which track it is."""
+    sizes = {len(z.places) for z in zones if z.places}
+    return sizes.pop() if len(sizes) == 1 else None
+
+
+def below(text: str, size: int) -> bool:
+    """Whether the expression's text is ``(...) % N`` with 0 < N <= size: a number from 0 to size - 1
+    (or an error of its own, before any index is used)."""
+    import ast
+
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return False
+    right = getattr(tree, "right", None)
+    return (isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Mod) and isinstance(right, ast.Constant)
+            and type(right.value) is int and 0 < right.value <= size)

@@ -22,10 +22,10 @@ from .loops import Loops
 from .members import grown_index, new_member, remove_member
 from .picking import (best_fn, leave_effect, out_base, pick_fn, players_fn, put_each_effect, step_fn,
                       tuple_fn)
-from .purity import card_local, condition_key, tabled_aggregate
+from .purity import card_local, condition_key, each_loop, local_test, tabled_aggregate
 from .rng import randbelow, shuffle
 from .showing import compile_reveal, compile_show, compile_tell
-from .stmtsrc import assign_var, put_one, set_local, with_stmt
+from .stmtsrc import assign_var, put_lines, set_local, take_card, with_stmt
 from .together import compile_together
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET  # noqa: F401 - the engine reads them here
 
@@ -679,7 +679,7 @@ class _Compiler(Layout, Loops, Calls):
 
             def track_cards(s, L):
                 places = s.places
-                return [c for c in (places[p] for p in zones[fn(s, L)].places) if c >= 0]
+                return [c for p in zones[fn(s, L)].places if (c := places[p]) >= 0]
 
             return track_cards
         if t == T.CARDS:
@@ -764,6 +764,9 @@ class _Compiler(Layout, Loops, Calls):
             w = self.src(where) if where is not None else None
             kind = T.CARDS if func == "cards" else T.INT if func == "count" else T.BOOL
             loop = f"for L[{slot}] in {d}:"
+            fast = local_test(w, slot) if w and func != "cards" else None
+            if fast is not None:  # the element in a Python local while the loop runs
+                return self.gen_def(each_loop(func, slot, d, fast)), kind
             if func == "any":  # a plain loop in a function of its own: cheaper than a generator
                 return (self.gen_def([loop, f"    if {w}:", "        return True", "return False"]) if w
                         else self.gen(f"(len({d}) > 0)")), kind
@@ -1119,7 +1122,6 @@ class _Compiler(Layout, Loops, Calls):
         at = self.expr(s.at)[0] if s.at is not None and not bury else None
         single = t in (T.CARD, T.NONE)
         source = None if single else self.cards(cards, t, span)
-        fast = single and not bury
 
         zone_bit, place_bit = self.zone_bit, self.place_bit
 
@@ -1131,7 +1133,7 @@ class _Compiler(Layout, Loops, Calls):
                 if st.places[place] >= 0 and st.places[place] != c:
                     _runtime(f"`put`: slot {slot} of {zones[z].name} already holds a card", span)
             if old >= 0:
-                st.zones[old].remove(c)
+                take_card(st.zones[old], c)
                 changed = zone_bit[old]
             else:
                 st.places[-old - 1] = -1
@@ -1168,7 +1170,7 @@ class _Compiler(Layout, Loops, Calls):
                 changed |= move(st, c, z, place, k)
             return changed
 
-        return put_one(self, put, cards, target, at, under, span) if fast else put
+        return put_lines(self, put, cards, source, target, at, under, single, bury, span)
 
 
 def _changed_all(s, L) -> int:

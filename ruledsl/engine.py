@@ -110,7 +110,7 @@ class Game:
         s.shown = []
         s.known = []
         s.moves = []
-        s.over = False
+        s.is_over = False
         s.finding = None
         s._legal = None
         for slot, fn in p.var_init:
@@ -169,7 +169,7 @@ class State:
     """Where a game stands. Plain data: clone(), ==, hash(), to_json()."""
 
     __slots__ = ("game", "program", "n", "seed", "zones", "places", "loc", "vars", "locals", "pc",
-                 "choice", "actor", "current", "rng", "grants", "shown", "known", "moves", "over",
+                 "choice", "actor", "current", "rng", "grants", "shown", "known", "moves", "is_over",
                  "finding", "_legal")
 
     # ---- the OpenSpiel-like surface
@@ -179,9 +179,14 @@ class State:
         """The player who must decide now, or -1 when the game is over."""
         return -1 if self.over else self.actor
 
+    # `is_over` is a plain field (what a playout loop reads after every move); `over` is its other name
     @property
-    def is_over(self) -> bool:
-        return self.over
+    def over(self) -> bool:
+        return self.is_over
+
+    @over.setter
+    def over(self, value: bool) -> None:
+        self.is_over = value
 
     @property
     def decision(self) -> str | None:
@@ -227,9 +232,10 @@ class State:
 
     def legal_moves(self) -> list[Move]:
         """Every move the current player may make, in a stable order; [] when the game is over."""
-        if self._legal is None:
-            self._legal = [] if self.over else self._enumerate()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [] if self.is_over else self._enumerate()
+        return legal[:]
 
     def apply(self, move) -> None:
         """Make a move. An illegal move raises IllegalMove and leaves the state unchanged."""
@@ -273,7 +279,7 @@ class State:
         s.shown = list(map(list.copy, self.shown)) if self.shown else []
         s.known = self.known  # never changed in place
         s.moves = self.moves.copy()
-        s.over = self.over
+        s.is_over = self.is_over
         s.finding = self.finding
         s._legal = self._legal
         return s
@@ -286,7 +292,7 @@ class State:
         return (self.n, self.seed, tuple(map(tuple, self.zones)), tuple(self.places), tuple(self.vars),
                 tuple(_freeze(v) for v in self.locals), self.pc, self.choice, self.actor, self.current,
                 self.rng, tuple(map(tuple, self.grants)), tuple(map(tuple, self.shown)),
-                tuple(map(tuple, self.known)), tuple(self.moves), self.over, self.finding)
+                tuple(map(tuple, self.known)), tuple(self.moves), self.is_over, self.finding)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, State) and self.program is other.program and self._key() == other._key()
@@ -495,7 +501,7 @@ class State:
     def _enumerate(self) -> list[Move]:
         flow = self.program.flow or self._flow()
         try:
-            return flow.moves[self.choice](self, self.locals.copy())
+            return flow.moves[self.choice](self, self.locals)  # it copies the locals before changing them
         except RulesRuntimeError:
             raise
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
@@ -505,16 +511,18 @@ class State:
     def _apply(self, m: Move) -> None:
         flow = self.program.flow or self._flow()
         args = m.args
-        entry = flow.entries[self.choice].get((m.name, len(args)))
-        if entry is None:
-            choice = self.program.choices[self.choice]
-            raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(args)} argument(s)")
-        body, slots = entry
-        if slots:
-            if len(slots) == 1:
-                self.locals[slots[0]] = args[0]
+        entry = flow.entries[self.choice].get(m.name)
+        if entry is None or entry[0] != len(args):
+            entry = flow.entries_by_arity[self.choice].get((m.name, len(args)))
+            if entry is None:
+                choice = self.program.choices[self.choice]
+                raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(args)} argument(s)")
+        count, body, slots, first = entry
+        L = self.locals
+        if count:
+            if count == 1:
+                L[slots[0]] = args[0]
             else:
-                L = self.locals
                 for slot, v in zip(slots, args):
                     L[slot] = v
         moves = self.moves
@@ -523,15 +531,15 @@ class State:
             self.shown = []  # `show`: the cards shown during this move, as [card, player]
         # (pc, choice, actor and the legal moves are set where the move's code stops: a decision or the end)
         try:  # the first stretch of the move's body, called here; the rest (rarely any) by _run
-            pc = flow.blocks[body](self, self.locals)
+            pc = first(self, L)
         except (RulesRuntimeError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
             self._failed(flow, exc, body)
         if pc >= 0:
             self.pc = pc
             self._run()
-        if len(moves) >= self.program.limit and not self.over:
+        if len(moves) >= flow.limit and not self.is_over:
             self._end()
-            self.finding = f"the game reached its limit of {self.program.limit} moves without ending"
+            self.finding = f"the game reached its limit of {flow.limit} moves without ending"
 
     def _run(self) -> None:
         """Carry out steps until a player must decide or the game ends (the generated code of flowgen.py:
@@ -577,7 +585,7 @@ class State:
         raise RulesRuntimeError(f"player {self.actor} must decide `{choice.name}` but has no legal move", choice.span)
 
     def _end(self) -> None:
-        self.over = True
+        self.is_over = True
         self.choice = -1
         self.actor = -1
         self._legal = []

@@ -32,9 +32,12 @@ the compiler's own generated expressions.
 
 from __future__ import annotations
 
+import re
+
 from .purity import CardTable
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
+ALIASED = ("vars", "zones", "places", "loc")  # State fields bound to a local in a generated function
 MAX_TRACE = 400  # steps written into one function before it hands over to the next
 MAX_UNROLL = 4  # a trigger over at most this many constant values is checked without a loop
 MAX_FOLLOW = 60  # a jump is followed into the same function only within this many steps of its start
@@ -78,16 +81,29 @@ class Flow:
         leaders = sorted(x for x in leaders if x is not None and 0 <= x < len(code))
         self.watched = program.trigger_mask if program.triggers else 0
         self._emit_header(max_firings)
-        for pc in leaders:
-            self._trace(pc)
-        self._fire_fn()
-        self.options = []  # per decision: {(name, number of args): option}
-        self.entries = []  # per decision: {(name, number of args): (the step its body starts at, its slots)}
+        # each decision's listing of its moves, written first: a stretch that stops at a decision lists
+        # its moves in place (no call); _mN, the same lines as a function, serves states set up otherwise
+        self.listings = []
         for cid, choice in enumerate(program.choices):
+            kept = self.lines, self.line_span
+            self.lines, self.line_span = [], []
             self._moves_fn(cid, choice, move_class)
+            self.listings.append(self.lines)
+            self.lines, self.line_span = kept
+        for pc in leaders:
+            first = len(self.lines)
+            self._trace(pc)
+            self._alias(first)
+        first = len(self.lines)
+        self._fire_fn()
+        self._alias(first)
+        self.options = []  # per decision: {(name, number of args): option}
+        for cid, choice in enumerate(program.choices):
+            first = len(self.lines)
+            for text in self.listings[cid]:
+                self._line(text)
+            self._alias(first)
             self.options.append({(o.name, len(o.params)): o for o in choice.options})
-            self.entries.append({(o.name, len(o.params)): (o.body, tuple(slot for slot, _ in o.params))
-                                 for o in choice.options})
         self.source = "\n".join(self.lines) + "\n"
         ns = dict(getattr(program, "namespace", None) or {})
         ns.update(self.ns)
@@ -100,6 +116,18 @@ class Flow:
             self.blocks[pc] = ns[f"_b{pc}"]
         self.fire = ns["_fire"]
         self.moves = [ns[f"_m{cid}"] for cid in range(len(program.choices))]
+        self.limit = program.limit
+        # per decision: {(name, number of args): (number of args, the step its body starts at, its slots,
+        # the function of that step)}; `entries`: the same by name only (one of them where a name comes
+        # with several numbers of args)
+        self.entries_by_arity = []
+        self.entries = []
+        for choice in program.choices:
+            every = {(o.name, len(o.params)): (len(o.params), o.body, tuple(slot for slot, _ in o.params),
+                                               self.blocks[o.body])
+                     for o in choice.options}
+            self.entries_by_arity.append(every)
+            self.entries.append({name: entry for (name, _), entry in every.items()})
 
     def listing(self) -> str:
         """The generated module, then what each name it uses stands for: the compiler's generated
@@ -141,6 +169,22 @@ class Flow:
         if isinstance(pc, int):
             pc = self.program.code[pc][3] if 0 <= pc < len(self.program.code) else None
         self.line_span.append(pc)
+
+    def _alias(self, first: int) -> None:
+        """In the function written from line ``first`` on: the State's lists read more than once
+        (``s.vars``, ``s.zones``, ...) through a Python local bound once at its start. They are never
+        replaced while the flow runs, only changed in place."""
+        lines = self.lines
+        start = next(i for i in range(first, len(lines)) if lines[i].startswith("def "))
+        body = "\n".join(lines[start + 1:])
+        names = [f for f in ALIASED if len(re.findall(rf"(?<![\w.])s\.{f}\b", body)) >= 2]
+        if not names:
+            return
+        for i in range(start + 1, len(lines)):
+            for f in names:
+                lines[i] = re.sub(rf"(?<![\w.])s\.{f}\b", f"_s_{f}", lines[i])
+        lines.insert(start + 1, "    " + "; ".join(f"_s_{f} = s.{f}" for f in names))
+        self.line_span.insert(start + 1, None)
 
     def _name(self, prefix: str, value) -> str:
         name = f"_{prefix}{len(self.ns)}"
@@ -187,6 +231,8 @@ class Flow:
                 stmt = getattr(a, "stmt", None)
                 changed = getattr(a, "changed", None)
                 if stmt is not None and (changed is not None or in_trigger or not self.watched):
+                    if in_trigger or not self.watched:
+                        stmt = _unused_mask(stmt, changed)
                     for text in stmt:
                         self._line(f"    {text}{where}", pc)
                     if in_trigger or not self.watched:
@@ -205,7 +251,7 @@ class Flow:
             elif kind == SET:
                 stmt = getattr(a, "stmt", None)
                 if stmt is not None:
-                    for text in stmt:
+                    for text in _unused_mask(stmt, getattr(a, "changed", None)):
                         self._line(f"    {text}{where}", pc)
                 else:
                     self._line(f"    {self._expr_stmt(a, 'k')}{where}", pc)
@@ -248,11 +294,14 @@ class Flow:
         for text in (f"s.pc = {pc}", f"s.choice = {cid}", f"_a = {actor}",
                      "if _a.__class__ is not int or not 0 <= _a < s.n:",
                      f"    _a = s._check_actor({cid}, _a)",
-                     "s.actor = _a",
-                     f"_legal = s._legal = _m{cid}(s, L.copy())",
-                     "if not _legal:",
-                     f"    s._no_moves({cid})",
-                     "return -1"):
+                     "s.actor = _a"):
+            self._line(f"    {text}{where}", pc)
+        listing = self.listings[cid]
+        body = listing[listing.index(next(x for x in listing if x.startswith("def "))) + 1:]
+        assert body[-1] == "    return out"
+        for text in body[:-1]:  # the lines of _mN (L may be rebound to a copy: nothing after reads it)
+            self._line(text, pc)
+        for text in ("s._legal = out", "if not out:", f"    s._no_moves({cid})", "return -1"):
             self._line(f"    {text}{where}", pc)
 
     def _expr_stmt(self, fn, prefix: str) -> str:
@@ -289,8 +338,21 @@ class Flow:
             if i:
                 self._line("        if t < 0:", t.span)
             values = t.domain(None, None) if getattr(t.domain, "constant", False) else None
-            if type(values) in (range, tuple) and 0 < len(values) <= MAX_UNROLL \
-                    and all(type(v) is int for v in values):
+            fixed = type(values) in (range, tuple) and 0 < len(values) <= MAX_UNROLL \
+                and all(type(v) is int for v in values)
+            if fixed and _reads_only_slot(cond, t.slot):
+                # a few values known when compiling, and a condition that reads the trigger's variable
+                # only as L[slot]: each value written into the test (the constants fold); L[slot] is
+                # left as the step-by-step check leaves it (the value that held, else the last one)
+                for k, v in enumerate(values):
+                    test = _SLOT_REF.sub(lambda found: str(v) if found.group(1) == str(t.slot) else found.group(0),
+                                         cond)
+                    self._line(f"{pad}{'if' if k == 0 else 'elif'} {test}:{where if k == 0 else ''}", t.span)
+                    self._line(f"{pad}    t = {i}", t.span)
+                    self._line(f"{pad}    L[{t.slot}] = {v}", t.span)
+                self._line(f"{pad}else:", t.span)
+                self._line(f"{pad}    L[{t.slot}] = {values[-1]}", t.span)
+            elif fixed:
                 # a few values known when compiling (an enum): one test after another, no loop
                 for k, v in enumerate(values):
                     inner = pad + "    " * k
@@ -323,6 +385,9 @@ class Flow:
         """The legal moves of decision ``cid``, in the order of its options and their domains."""
         self._line("")
         self._line(f"def _m{cid}(s, L):  # decision {choice.name}, {_at(choice.span)}")
+        # L is the state's own locals: listing moves must not change them, so the function takes a copy
+        # (`L = L.copy()`) before the first code that may write to L, and only if it gets there
+        self._copied = False
         self._line("    out = []")
         for o in choice.options:
             where = f"  # move {o.name}, {_at(o.span)}"
@@ -334,9 +399,13 @@ class Flow:
                     continue
                 if cond is None:
                     self._line(f"    out.append({move}){where}")
-                else:
-                    self._line(f"    if {cond}:{where}")
-                    self._line(f"        out.append({move})")
+                    continue
+                indent = "    "
+                for k, part in enumerate(_conjuncts(cond)):  # `if a and b` as `if a: if b:`
+                    self._own(indent, part)
+                    self._line(f"{indent}if {part}:{where if k == 0 else ''}")
+                    indent += "    "
+                self._line(f"{indent}out.append({move})")
                 continue
             one = len(o.params) == 1
             table = self._name("XT", Interned(move_class, o.name, one))
@@ -346,9 +415,11 @@ class Flow:
             if one:
                 slot, dom = o.params[0]
                 test = f" if {cond}" if cond is not None else ""
+                self._own("    ")
                 self._line(f"    out += [{table}[L[{slot}]] for L[{slot}] in {self._iter(dom)}{test}]{where}")
                 continue
             indent = "    "
+            self._own(indent)
             for k, (slot, dom) in enumerate(o.params):
                 self._line(f"{indent}for L[{slot}] in list({self._expr(dom)}):{where if k == 0 else ''}")
                 indent += "    "
@@ -358,6 +429,16 @@ class Flow:
                 indent += "    "
             self._line(f"{indent}out.append({table}[{key}])")
         self._line("    return out")
+
+    def _own(self, indent: str, text: str | None = None, keep: bool = True) -> None:
+        """Before code that may write to L (``text``, or any code when None) in a moves function: take a
+        copy of L unless one was taken already. ``keep``: the copy is taken on every path from here on
+        (not inside a branch), so later code needs none."""
+        if self._copied or (text is not None and not _writes_locals(text)):
+            return
+        self._line(f"{indent}L = L.copy()")
+        if keep and indent == "    ":
+            self._copied = True
 
     def _iter(self, fn) -> str:
         """``fn`` where a comprehension iterates over it (no ``:=`` may stand there)."""
@@ -377,10 +458,12 @@ class Flow:
             dom = self._iter(o.params[0][1])
             self._line(f"    _row = {tab}.rows.get(_key)")
             self._line("    if _row is None:")
+            self._own("        ", keep=False)
             self._line(f"        _row = {tab}.move_row(_key, s, L, {table})")
             self._line("    if _row.__class__ is list:")
             self._line(f"        out += [_mv for c in {dom} if (_mv := _row[c])]")
             self._line("    else:")
+            self._own("        ", keep=False)
             self._line(f"        out += [{table}[c] for c in {dom} if (_row[c] if _row[c] is not None "
                        f"else {tab}.fill(_row, s, L, c))]")
             return
@@ -388,7 +471,12 @@ class Flow:
         self._line("    if _row is None:")
         self._line(f"        _row = {tab}.row(_key)")
         self._line(f"    _c = L[{slot}]")
-        self._line(f"    if _row[_c] if _c is not None and _row[_c] is not None else {tab}.fill(_row, s, L, _c):")
+        self._line("    if _c is not None and _row[_c] is not None:")
+        self._line("        _ok = _row[_c]")
+        self._line("    else:")
+        self._own("        ", keep=False)
+        self._line(f"        _ok = {tab}.fill(_row, s, L, _c)")
+        self._line("    if _ok:")
         self._line(f"        out.append({table})")
 
     def span_at(self, lineno: int):
@@ -406,6 +494,53 @@ class Flow:
                 found = self.span_at(tb.tb_lineno) or found
             tb = tb.tb_next
         return found
+
+
+_SLOT_REF = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
+
+
+def _reads_only_slot(cond: str, slot: int) -> bool:
+    """Whether the condition's text uses the locals only as ``L[slot]`` read in place (no other slot,
+    no L handed to a function, no assignment), so that a constant may stand for it."""
+    if ":=" in cond or "lambda" in cond:
+        return False
+    rest = _SLOT_REF.sub(lambda found: "0" if found.group(1) == str(slot) else found.group(0), cond)
+    return re.search(r"\bL\b", rest) is None
+
+
+def _unused_mask(lines: list, changed) -> list:
+    """A statement's lines where the mask of what it changed (kept in the variable ``changed``) is not
+    looked at: its assignments become ``pass``."""
+    if not isinstance(changed, str):
+        return lines
+    heads = (f"{changed} = ", f"{changed} |= ")
+    return [text[:len(text) - len(text.lstrip())] + "pass" if text.lstrip().startswith(heads) else text
+            for text in lines]
+
+
+def _writes_locals(text: str) -> bool:
+    """Whether an expression's text may write to L: L handed to a function, a loop over L[slot], or L
+    anywhere but read in place as ``L[n]``."""
+    if "s.locals" in text:
+        return True
+    rest = re.sub(r"(?<![\w.\]])L\[\d+\]", "", text.replace(" ", ""))
+    return re.search(r"\bL\b", rest) is not None or re.search(r"\bfor\s*L\[", text) is not None
+
+
+def _conjuncts(cond: str) -> list:
+    """The parts of ``a and b and ...`` at the top of an expression's text (else the text itself)."""
+    import ast
+
+    try:
+        tree = ast.parse(cond, mode="eval").body
+    except SyntaxError:
+        return [cond]
+    if not (isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And)):
+        return [cond]
+    parts = [ast.get_source_segment(cond, v) for v in tree.values]
+    if any(p is None for p in parts):
+        return [cond]
+    return [f"({p})" for p in parts]
 
 
 def _at(span) -> str:

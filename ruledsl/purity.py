@@ -21,6 +21,8 @@ player count, a random pick, a quantifier) makes it answer None.
 
 from __future__ import annotations
 
+import re
+
 from . import ast as A
 from . import types as T
 from .layout import _product
@@ -191,12 +193,15 @@ def tabled_aggregate(comp, func: str, slot: int, dom, where, slots: tuple):
     form, it leaves each card it looks at in ``L[slot]``."""
     table = comp.name_for(CardTable(where, slot, comp.card_total), "tab")
     key = "(" + "".join(f"s.vars[{k}], " for k in slots) + ")"
-    test = f"(_row[L[{slot}]] if _row[L[{slot}]] is not None else _fill(_row, s, L, L[{slot}]))"
     lines = [f"_key = {key}",
              f"_row = {table}.rows.get(_key)",
              "if _row is None:",
              f"    _row = {table}.row(_key)",
              f"_fill = {table}.fill"]
+    if func != "cards":  # the card in a Python local while the loop runs (fill puts it in L[slot] too)
+        test = "(_row[_each] if _row[_each] is not None else _fill(_row, s, L, _each))"
+        return comp.gen_def(lines + each_loop(func, slot, comp.src(dom), test))
+    test = f"(_row[L[{slot}]] if _row[L[{slot}]] is not None else _fill(_row, s, L, L[{slot}]))"
     loop = f"for L[{slot}] in {comp.src(dom)}:"
     if func == "any":
         lines += [loop, f"    if {test}:", "        return True", "return False"]
@@ -207,3 +212,39 @@ def tabled_aggregate(comp, func: str, slot: int, dom, where, slots: tuple):
     else:
         lines += ["_out = []", loop, f"    if {test}:", f"        _out.append(L[{slot}])", "return _out"]
     return comp.gen_def(lines)
+
+
+_SLOT = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
+
+
+def local_test(test: str, slot: int) -> str | None:
+    """``test`` with ``L[slot]`` read as the Python local ``_each``, if it uses the locals only as
+    ``L[n]`` read in place (L handed to no function); else None."""
+    if "s.locals" in test or "_each" in test:
+        return None
+    text = _SLOT.sub(lambda m: "_each" if m.group(1) == str(slot) else m.group(0), test)
+    if re.search(r"\bL\b(?!\[)", text) or re.search(r"\bfor\s*L\[" + str(slot) + r"\]", test):
+        return None
+    return text
+
+
+def each_loop(func: str, slot: int, dom: str, test: str) -> list:
+    """The lines of ``any``/``all``/``count`` over ``dom`` where ``test`` (the element read as
+    ``_each``): the element is kept in a Python local while the loop runs and left in ``L[slot]`` as a
+    loop over ``L[slot]`` would leave it (the element that decided, else the last; unchanged if none)."""
+    put = f"L[{slot}] = _each"
+    lines = [f"_dom = {dom}", f"_each = L[{slot}]", "for _each in _dom:"]
+    one_empty = re.fullmatch(r"\(not s\.zones\[\((\d+) \+ _each\)\]\)", test)
+    if func == "any" and dom == "range(s.n)" and one_empty:
+        # "some player's zone is empty" (the end of many a round): all of them at once, in C; when
+        # none is, the loop would have ended on the last player
+        first = one_empty.group(1)
+        lines = [f"if all(s.zones[{first}:{first} + s.n]):",
+                 "    if s.n:",
+                 f"        L[{slot}] = s.n - 1",
+                 "    return False"] + lines
+    if func == "any":
+        return lines + [f"    if {test}:", f"        {put}", "        return True", put, "return False"]
+    if func == "all":
+        return lines + [f"    if not {test}:", f"        {put}", "        return False", put, "return True"]
+    return ["_n = 0"] + lines + [f"    if {test}:", "        _n += 1", put, "return _n"]

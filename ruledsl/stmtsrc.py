@@ -15,6 +15,7 @@ The lines are built only from slots, numbers and names the compiler made
 
 from __future__ import annotations
 
+from .calls import below, track_size
 from .errors import RulesRuntimeError
 
 
@@ -24,6 +25,15 @@ def with_stmt(fn, lines: list, changed=None):
     if changed is not None:
         fn.changed = changed
     return fn
+
+
+def take_card(pile: list, c: int) -> None:
+    """Take card ``c`` out of a zone's list: the top card (a draw, a deal) without a search from the
+    bottom. (The generated lines of put_one and put_many do the same in place.)"""
+    if pile[-1] == c:
+        pile.pop()
+    else:
+        pile.remove(c)
 
 
 def src_of(fn) -> str | None:
@@ -62,6 +72,16 @@ def _raiser(comp, message: str, span, prefix: str) -> str:
     return comp.name_for(fail, prefix)
 
 
+def put_lines(comp, fn, card, source, target, at, under: bool, single: bool, bury: bool, span):
+    """``fn`` (compile.put's closure) with its lines where a put has them: one card (put_one), or a list
+    of cards into a pile or row (put_many); not ``at random``."""
+    if bury:
+        return fn
+    if single:
+        return put_one(comp, fn, card, target, at, under, span)
+    return put_many(comp, fn, source, target, under, span) if at is None else fn
+
+
 def put_one(comp, fn, card, target, at, under: bool, span):
     """``put CARD into ZONE [at K]`` of one card (not ``at random``), as lines; else ``fn`` unchanged.
     The same checks as the closure compile.put makes, in the same order, with the same messages."""
@@ -86,10 +106,12 @@ def put_one(comp, fn, card, target, at, under: bool, span):
 
         bad = comp.name_for(bad_slot, "badslot")
         held = comp.name_for(taken, "taken")
-        lines += [f"_k = {k}",
-                  f"if not 0 <= _k < len({slots}[_z]):",
-                  f"    {bad}(_z, _k)",
-                  f"_q = {slots}[_z][_k]"]
+        size = track_size(zones)
+        lines.append(f"_k = {k}")
+        if size is None or not below(k, size):  # (a number modulo the size needs no check)
+            lines += [f"if not 0 <= _k < {size or f'len({slots}[_z])'}:",
+                      f"    {bad}(_z, _k)"]
+        lines.append(f"_q = {slots}[_z][_k]")
     lines += [f"_c = {c}",
               "if _c is None:",
               f"    {nocard}()",
@@ -98,7 +120,11 @@ def put_one(comp, fn, card, target, at, under: bool, span):
         lines += ["if s.places[_q] >= 0 and s.places[_q] != _c:",
                   f"    {held}(_z, _k)"]
     lines += ["if _o >= 0:",
-              "    s.zones[_o].remove(_c)",
+              "    _from = s.zones[_o]",
+              "    if _from[-1] == _c:",  # the top card (a draw, a deal): no search from the bottom
+              "        _from.pop()",
+              "    else:",
+              "        _from.remove(_c)",
               f"    _ch = {zb}[_o]",
               "else:",
               "    s.places[-_o - 1] = -1",
@@ -111,4 +137,40 @@ def put_one(comp, fn, card, target, at, under: bool, span):
         lines += ["s.zones[_z].insert(0, _c)" if under else "s.zones[_z].append(_c)",
                   "s.loc[_c] = _z",
                   f"_ch |= {zb}[_z]"]
+    return with_stmt(fn, lines, "_ch")
+
+
+def put_many(comp, fn, source, target, under: bool, span):
+    """``put CARDS into ZONE`` of a list of cards into a pile or row (not a track's slot, not ``at
+    random``), as lines; else ``fn`` unchanged. The same steps as the closure compile.put takes, card by
+    card in the same order, with the same checks and messages."""
+    cs, z = src_of(source), src_of(target)
+    if cs is None or z is None:
+        return fn
+    zb = comp.shared_name("zone bits", lambda: comp.zone_bit, "zb")
+    pb = comp.shared_name("place bits", lambda: comp.place_bit, "pb")
+    nocard = _raiser(comp, "`put`: there is no card to move", span, "nocard")
+    lines = [f"_z = {z}",
+             f"_cs = list({cs})"]
+    if under:
+        lines.append("_cs.reverse()")
+    lines += [f"_ch = {zb}[_z]",
+              "_to = s.zones[_z]",
+              "for _c in _cs:",
+              "    if _c is None:",
+              f"        {nocard}()",
+              "    _o = s.loc[_c]",
+              "    if _o >= 0:",
+              "        _from = s.zones[_o]",
+              "        if _from[-1] == _c:",
+              "            _from.pop()",
+              "        else:",
+              "            _from.remove(_c)",
+              f"        _ch |= {zb}[_o]",
+              "    else:",
+              "        s.places[-_o - 1] = -1",
+              f"        _ch |= {pb}[-_o - 1]",
+              "    _to.insert(0, _c)" if under else "    _to.append(_c)",
+              "    s.loc[_c] = _z",
+              f"    _ch |= {zb}[_z]"]
     return with_stmt(fn, lines, "_ch")

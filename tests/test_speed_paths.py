@@ -1,0 +1,101 @@
+"""Shortcuts of the generated code that tests/test_generated.py cannot see, because both of its sides
+run them: the quantifier loops of purity.each_loop (a define's `any`/`all`/`count` is the same
+generated function for the steps and the flow) and the listing of moves on the state's own locals."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+import ruledsl
+from ruledsl.purity import each_loop, local_test
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(p for p in (ROOT / "games").glob("*.rules") if not p.name.endswith(".test.rules"))
+
+
+class Position:
+    """What the loops read: ``s.zones`` and ``s.n``."""
+
+    def __init__(self, zones, n):
+        self.zones, self.n = zones, n
+
+
+def reference(func, slot, values, test, L):
+    """The loop the shortcut stands for: the element lives in ``L[slot]`` while it runs."""
+    if func == "any":
+        for L[slot] in values:
+            if test(L[slot]):
+                return True
+        return False
+    if func == "all":
+        for L[slot] in values:
+            if not test(L[slot]):
+                return False
+        return True
+    n = 0
+    for L[slot] in values:
+        if test(L[slot]):
+            n += 1
+    return n
+
+
+def compiled(lines):
+    ns = {"all": all, "range": range}
+    exec("def f(s, L):\n" + "".join(f"    {line}\n" for line in lines), ns)  # noqa: S102 - test's own text
+    return ns["f"]
+
+
+@pytest.mark.parametrize("func", ["any", "all", "count"])
+def test_loops_leave_the_slot_as_the_plain_loop_does(func):
+    """Over random positions: the same answer, and L as the loop over L[slot] leaves it (the element
+    that decided, else the last one, unchanged over nothing), for the players' zones being empty (the
+    shortcut over all zones at once) and for a test over a list of cards."""
+    rng = random.Random(7)
+    slot = 2
+    empty_test = local_test("(not s.zones[(1 + L[2])])", slot)
+    assert empty_test == "(not s.zones[(1 + _each)])"
+    by_player = compiled(each_loop(func, slot, "range(s.n)", empty_test))
+    card_test = local_test("(L[2] % 3 == L[0])", slot)
+    by_card = compiled(each_loop(func, slot, "s.zones[0]", card_test))
+    if func == "any":
+        assert any(line.startswith("if all(") for line in each_loop(func, slot, "range(s.n)", empty_test))
+    for _ in range(300):
+        n = rng.randint(1, 5)
+        zones = [[rng.randrange(20) for _ in range(rng.randint(0, 4))]]
+        zones += [[1] * rng.choice([0, 1, 1, 1]) for _ in range(6)]
+        s = Position(zones, n)
+        start = [rng.randrange(3), None, rng.choice([None, 99]), "x"]
+        mine, theirs = start.copy(), start.copy()
+        assert by_player(s, mine) == reference(func, slot, range(n), lambda p: not zones[1 + p], theirs)
+        assert mine == theirs
+        mine, theirs = start.copy(), start.copy()
+        assert by_card(s, mine) == reference(func, slot, zones[0], lambda c: c % 3 == theirs[0], theirs)
+        assert mine == theirs
+
+
+def test_a_test_that_hands_the_locals_on_keeps_the_slot():
+    """A test that passes L to a function (which may read the slot) is not rewritten."""
+    assert local_test("_d5(s, L)", 3) is None
+    assert local_test("(L[3] > 0 and _d5(s, L))", 3) is None
+    assert local_test("any(L[4] for L[3] in s.zones[0])", 3) is None
+    assert local_test("(L[3] > L[4])", 3) == "(_each > L[4])"
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_listing_moves_leaves_the_state_unchanged(path):
+    """Listing the legal moves works on the state's own locals until it must write to them: a listing
+    made afresh on positions of random games changes nothing of the state, and finds the same moves."""
+    game = ruledsl.load(path)
+    for seed in range(2):
+        state = game.new_game(game.program.min_players, seed)
+        rng = random.Random(seed)
+        for _ in range(120):
+            if state.is_over:
+                break
+            before = state.clone()
+            legal = state.legal_moves()
+            state._legal = None
+            assert state.legal_moves() == legal
+            assert state == before and state.to_json() == before.to_json()
+            state._apply(legal[rng.randrange(len(legal))])
