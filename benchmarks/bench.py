@@ -220,6 +220,8 @@ def main(argv=None) -> int:
     parser.add_argument("--players", type=int, default=None, help="players per game (default: each game's fewest)")
     parser.add_argument("--no-speed", action="store_true",
                         help="leave out the table against the speed-minded Trolley Car by hand")
+    parser.add_argument("--no-peer", action="store_true",
+                        help="leave out the row of games/uno.rules against RLCard's UNO (benchmarks/peers.py)")
     parser.add_argument("--games-dir", type=Path, default=ROOT / "games", help="where the .rules files are")
     args = parser.parse_args(argv)
     console = Console()
@@ -288,9 +290,39 @@ def main(argv=None) -> int:
         console.print("÷ by hand: the rules file's rate over the speed-minded hand-written round's "
                       "(benchmarks/hand/trolley_car.py), same seeds, same moves. Target ≥ 0.5, aim 1.0.",
                       highlight=False)
+    if not args.no_peer:
+        peer = peer_table(args.seconds)
+        if isinstance(peer, str):
+            skipped.append(peer)
+        else:
+            console.print(peer)
+            console.print("÷ RLCard env: decisions per second of games/uno.rules over RLCard's UNO environment's, "
+                          "same players (benchmarks/peers.py has more rows). Target ≥ 1.", highlight=False)
     for line in skipped:
-        console.print(f"skipped {line}", highlight=False)
+        console.print(f"skipped {line}", highlight=False, markup=False)
     return 0
+
+
+def peer_table(seconds: float):
+    """Issue #9's peer row: games/uno.rules beside RLCard's UNO environment, or why it was left out."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("peers", ROOT / "benchmarks" / "peers.py")
+    peers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(peers)
+    try:
+        import rlcard  # noqa: F401
+    except ImportError:
+        return "the peer row: RLCard is not installed (pip install -e '.[bench]')"
+    table = Table(title="UNO, one hand, random legal moves: the rules file ÷ RLCard's UNO environment")
+    for name in ("Players", "uno.rules decisions/s", "RLCard env decisions/s", "÷ RLCard env"):
+        table.add_column(name, justify="right", no_wrap=True)
+    for n in (2, 4):
+        _, mine, mine_s = peers.run(peers.rules_playout(n), seconds)
+        _, theirs, theirs_s = peers.run(peers.rlcard_env_playout(n), seconds)
+        table.add_row(str(n), f"{mine / mine_s:,.0f}", f"{theirs / theirs_s:,.0f}",
+                      f"{(mine / mine_s) / (theirs / theirs_s):.2f}")
+    return table
 
 
 def speed_table(trolley: Path, args) -> Table:

@@ -22,6 +22,8 @@ def test_bench_reports_the_ratio_to_the_speed_minded_reference(capsys):
     assert "benchmarks/hand/trolley_car.py" in out and "uno.rules" in out
     for row in ("random playouts", "clone()", "legal_moves()"):
         assert out.count(row) == 2, row  # 2 and 4 players
+    # the peer row (UNO against RLCard), or why it was left out
+    assert "÷ RLCard env" in out or "the peer row: RLCard is not installed" in out
 
 
 def test_the_playouts_of_the_rules_file_and_the_reference_are_the_same_games():
