@@ -290,11 +290,14 @@ class Flow:
 
     def _choose(self, pc: int, cid: int, where: str) -> None:
         """The flow stops at decision ``cid``: whose it is, and its legal moves (State._ask, written out)."""
-        actor = self._expr(self.program.choices[cid].actor)
-        for text in (f"s.pc = {pc}", f"s.choice = {cid}", f"_a = {actor}",
-                     "if _a.__class__ is not int or not 0 <= _a < s.n:",
-                     f"    _a = s._check_actor({cid}, _a)",
-                     "s.actor = _a"):
+        fn = self.program.choices[cid].actor
+        actor = self._expr(fn)
+        if getattr(fn, "valid_player", False):  # `current`: always a player, nothing to check
+            asks = (f"s.actor = {actor}",)
+        else:
+            asks = (f"_a = {actor}", "if _a.__class__ is not int or not 0 <= _a < s.n:",
+                    f"    _a = s._check_actor({cid}, _a)", "s.actor = _a")
+        for text in (f"s.pc = {pc}", f"s.choice = {cid}", *asks):
             self._line(f"    {text}{where}", pc)
         listing = self.listings[cid]
         body = listing[listing.index(next(x for x in listing if x.startswith("def "))) + 1:]

@@ -239,9 +239,10 @@ def each_loop(func: str, slot: int, dom: str, test: str) -> list:
         # "some player's zone is empty" (the end of many a round): all of them at once, in C; when
         # none is, the loop would have ended on the last player
         first = one_empty.group(1)
-        lines = [f"if all(s.zones[{first}:{first} + s.n]):",
-                 "    if s.n:",
-                 f"        L[{slot}] = s.n - 1",
+        lines = ["_n = s.n",
+                 f"if all(s.zones[{first}:{first} + _n]):",
+                 "    if _n:",
+                 f"        L[{slot}] = _n - 1",
                  "    return False"] + lines
     if func == "any":
         return lines + [f"    if {test}:", f"        {put}", "        return True", put, "return False"]
