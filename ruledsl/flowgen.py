@@ -391,7 +391,11 @@ class Flow:
         # L is the state's own locals: listing moves must not change them, so the function takes a copy
         # (`L = L.copy()`) before the first code that may write to L, and only if it gets there
         self._copied = False
-        self._line("    out = []")
+        first = choice.options[0] if choice.options else None
+        # a first move over cards with a table: its rows make the list (_tabled), else an empty one
+        self._fresh_out = first is not None and len(first.params) == 1 and first.key is not None
+        if not self._fresh_out:
+            self._line("    out = []")
         for o in choice.options:
             where = f"  # move {o.name}, {_at(o.span)}"
             cond = self._cond(o.where) if o.where is not None else None
@@ -463,11 +467,13 @@ class Flow:
             self._line("    if _row is None:")
             self._own("        ", keep=False)
             self._line(f"        _row = {tab}.move_row(_key, s, L, {table})")
+            out = "out =" if self._fresh_out else "out +="
+            self._fresh_out = False
             self._line("    if _row.__class__ is list:")
-            self._line(f"        out += [_mv for c in {dom} if (_mv := _row[c])]")
+            self._line(f"        {out} [_mv for c in {dom} if (_mv := _row[c])]")
             self._line("    else:")
             self._own("        ", keep=False)
-            self._line(f"        out += [{table}[c] for c in {dom} if (_row[c] if _row[c] is not None "
+            self._line(f"        {out} [{table}[c] for c in {dom} if (_row[c] if _row[c] is not None "
                        f"else {tab}.fill(_row, s, L, c))]")
             return
         self._line(f"    _row = {tab}.rows.get(_key)")
