@@ -970,12 +970,13 @@ class _Compiler(Layout, Loops, Calls):
                     count(st, L)
                     return 0
                 pile, into, loc = st.zones[z], st.zones[target], st.loc
-                for _ in range(count(st, L)):
-                    if not pile:
-                        break
-                    c = pile.pop()
-                    into.append(c)
-                    loc[c] = target
+                k = count(st, L)
+                if k > 0:  # the top k cards, one by one from the top (in C)
+                    cards = pile[:-k - 1:-1]
+                    del pile[-k:]
+                    into += cards
+                    for c in cards:
+                        loc[c] = target
                 return zone_bit[z] | zone_bit[target]
 
             self.emit(EFFECT, deal, span=span)

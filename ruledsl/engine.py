@@ -114,7 +114,7 @@ class Game:
         s.finding = None
         s._legal = None
         for slot, fn in p.var_init:
-            s.vars[slot] = _run_rule(fn, s, s.locals, Span())
+            s.vars[slot] = _run_rule(fn, s, s.locals, NOWHERE)
         s._run()
         return s
 
