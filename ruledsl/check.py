@@ -16,7 +16,7 @@ from . import types as T
 from .assemble import Assembly, diag
 from .cardsets import SetParam
 from .declare import BAD_DIM, SEATS_OUT, Binding, Declarations, Model, VarInfo, _dim_word, _suggest
-from .errors import Diagnostic, RulesError
+from .errors import NOWHERE, Diagnostic, RulesError
 from .guards import Guards
 from .parse import keywords
 
@@ -915,7 +915,8 @@ class _Checker(Declarations):
 
 def _once_per_name(found: list) -> list:
     """An unknown name (a misspelling, a define spelt one way where it is declared and another where it is
-    used) is told once, where it is first used, with the other places in the hint: one cause, one error."""
+    used) is told once, where it is first used, with the other places in the hint; and of two errors of one
+    code at the very same place only the first is told: one cause, one error."""
     first: dict = {}
     later: dict = {}
     for d in found:
@@ -926,10 +927,14 @@ def _once_per_name(found: list) -> list:
                 continue
             first[key] = d
     out = []
+    spans: set = set()  # (code, span) already told: one expression checked twice (a rewritten move) is told once
     for d in found:
         key = (d.code, d.message)
         if d.code in ("E200", "E201") and first.get(key) is not d:
             continue
+        if (d.code, d.span) in spans and d.span != NOWHERE:
+            continue
+        spans.add((d.code, d.span))
         if key in later:
             places = [f"{o.line}:{o.column}" if o.file == d.file else str(o.span) for o in later[key]]
             also = "also used at " + (", ".join(places[:-1]) + " and " if len(places) > 1 else "") + places[-1]

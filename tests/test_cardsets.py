@@ -164,6 +164,7 @@ def test_a_while_condition_that_is_not_true_or_false_is_an_error_at_its_position
     message = str(e.value)
     assert "E202" in message and "should be a true/false value" in message
     assert message.startswith("melds.rules:16:50:")  # `size(cs) + 1`, not the move
+    assert len(e.value.diagnostics) == 1  # one cause, one error (the condition is checked in two places)
 
 
 def test_while_sets_keep_verify_green():
