@@ -145,8 +145,9 @@ def _locals_before(index, path: str, line: int, character: int) -> list:
             if (node.span.line, node.span.column) <= (line + 1, character + 1)]
 
 
-@server.feature(L.TEXT_DOCUMENT_HOVER)
-def hover(ls: RulesServer, params: L.HoverParams) -> L.Hover | None:
+def _name_under_cursor(ls: RulesServer, params):
+    """The document's uri and text, the word under the cursor, the file's index and the local bindings
+    of that word before the cursor (innermost last); None when the cursor is not on a word."""
     uri = params.text_document.uri
     doc = ls.workspace.get_text_document(uri)
     pos = params.position
@@ -154,8 +155,17 @@ def hover(ls: RulesServer, params: L.HoverParams) -> L.Hover | None:
     if word is None:
         return None
     index = ls.index(uri)
-    parts = []
     local = [n for name, n in _locals_before(index, uri_to_path(uri), pos.line, pos.character) if name == word]
+    return uri, doc, word, index, local
+
+
+@server.feature(L.TEXT_DOCUMENT_HOVER)
+def hover(ls: RulesServer, params: L.HoverParams) -> L.Hover | None:
+    found = _name_under_cursor(ls, params)
+    if found is None:
+        return None
+    uri, _doc, word, index, local = found
+    parts = []
     if local:
         parts.append(f"local name `{word}`, bound at line {local[-1].span.line}")
     for sym in index.lookup(word)[:4]:
@@ -180,14 +190,10 @@ def _location(file: str, line: int, column: int, length: int) -> L.Location:
 
 @server.feature(L.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: RulesServer, params: L.DefinitionParams):
-    uri = params.text_document.uri
-    doc = ls.workspace.get_text_document(uri)
-    pos = params.position
-    word = word_at(doc.source, pos.line, pos.character)
-    if word is None:
+    found = _name_under_cursor(ls, params)
+    if found is None:
         return None
-    index = ls.index(uri)
-    local = [n for name, n in _locals_before(index, uri_to_path(uri), pos.line, pos.character) if name == word]
+    uri, doc, word, index, local = found
     if local:
         node = local[-1]
         line, column = name_position(index.texts.get(node.span.file, doc.source), node.span, word)
