@@ -27,8 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import ruledsl  # noqa: E402
-from ruledsl.bots import Bot, make_bot  # noqa: E402
-from ruledsl.sim import derive_seed, play_game  # noqa: E402
+from ruledsl.play.botbase import Bot
+from ruledsl.play.bots import make_bot  # noqa: E402
+from ruledsl.play.sim import derive_seed, play_game  # noqa: E402
 
 #: (short name, paths tried in order, parameters)
 GAMES = [

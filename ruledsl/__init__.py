@@ -6,45 +6,43 @@
     while not state.is_over:
         state.apply(state.legal_moves()[0])
     print(state.scores, state.winners)
+
+The package is a pipeline of stages, each a subpackage that imports only
+earlier ones (docs/architecture.md): ``language`` -> ``checker`` ->
+``compiler`` -> ``engine`` -> ``play``, ``adapters``, ``scenarios`` ->
+``verify`` -> ``desk`` -> ``cli``. The modules at the top (``ruledsl.sim``,
+``ruledsl.bots``, ``ruledsl.openspiel`` ...) are the documented paths of the
+API, each the very module of its stage. The names below are loaded on first
+use, so ``import ruledsl`` costs next to nothing.
 """
 
 from __future__ import annotations
 
-from .assemble import assemble
-from .check import check
-from .compile import compile_model
-from .engine import Game, Move, State
-from .errors import (
-    Diagnostic,
-    IllegalMove,
-    ParameterError,
-    RuledslError,
-    RulesError,
-    RulesRuntimeError,
-    SaveError,
-    Span,
-    read_source,
-)
-
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = [
-    "load", "loads", "Game", "State", "Move", "Diagnostic", "RuledslError", "RulesError",
+    "__version__", "load", "loads", "Game", "State", "Move", "Diagnostic", "RuledslError", "RulesError",
     "IllegalMove", "RulesRuntimeError", "SaveError", "ParameterError", "Span",
 ]
 
-
-def loads(text: str, filename: str = "<rules>", params: dict | None = None) -> Game:
-    """Compile rules given as text; ``filename`` is used in messages and to find included files."""
-    if not isinstance(text, str):
-        raise RulesError([Diagnostic("E001", f"rules must be given as text, not {type(text).__name__}",
-                                     Span(str(filename)))])
-    if params is not None and not isinstance(params, dict):
-        raise ParameterError(f"params must be a dict of parameter names and values, not {type(params).__name__}")
-    model = check(assemble(text.removeprefix("\ufeff"), str(filename)), params)
-    return Game(compile_model(model))
+_ERRORS = {"Diagnostic", "IllegalMove", "ParameterError", "RuledslError", "RulesError", "RulesRuntimeError",
+           "SaveError", "Span", "read_source"}
 
 
-def load(path, params: dict | None = None) -> Game:
-    """Compile the rules file at ``path``; raise RulesError listing every problem."""
-    return loads(read_source(path), str(path), params)
+def __getattr__(name: str):
+    """The API's names, imported when first asked for (PEP 562)."""
+    if name in ("load", "loads"):
+        from .engine import load as module
+    elif name in ("Game", "Move", "State"):
+        from . import engine as module
+    elif name in _ERRORS:
+        from .language import errors as module
+    else:
+        raise AttributeError(f"module 'ruledsl' has no attribute {name!r}")
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

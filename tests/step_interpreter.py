@@ -9,8 +9,8 @@ game both ways and compares the states after every move.
 
 from __future__ import annotations
 
-from ruledsl.engine import Move
-from ruledsl.steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, SET
+from ruledsl.engine.moves import Move
+from ruledsl.compiler.steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, SET
 
 
 def legal_moves(state) -> list:

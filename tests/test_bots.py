@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.bots import GreedyBot, decide, make_bot, parse_bot, rewards, standing
-from ruledsl.search import IsmctsBot, MctsBot
-from ruledsl.sim import play_game, simulate
-from ruledsl.worlds import determinize, hidden_positions
+from ruledsl.play.bots import GreedyBot, make_bot, parse_bot
+from ruledsl.play.botbase import decide, rewards, standing
+from ruledsl.play.search import IsmctsBot, MctsBot
+from ruledsl.play.sim import play_game, simulate
+from ruledsl.play.worlds import determinize, hidden_positions
 
 ROOT = Path(__file__).resolve().parent.parent
 RACE = (Path(__file__).parent / "data" / "race.rules").read_text(encoding="utf-8")
@@ -187,7 +188,7 @@ def test_rewards_and_standing(race):
 def test_the_bot_examples_in_the_docs_run(monkeypatch, capsys):
     import re
 
-    from ruledsl.bots import BOTS
+    from ruledsl.play.bots import BOTS
 
     text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)

@@ -7,7 +7,7 @@ import pytest
 
 import ruledsl
 from ruledsl import RulesError
-from ruledsl.verify import verify
+from ruledsl.verify.checks import verify
 
 STRIKES = textwrap.dedent("""\
     game "Strikes"
@@ -176,8 +176,8 @@ def test_while_sets_keep_verify_green():
 
 
 def test_a_log_records_a_set_as_one_record_and_replays_it():
-    from ruledsl.cardsets import fold, unfold
-    from ruledsl.sim import play_game
+    from ruledsl.engine.setlog import fold, unfold
+    from ruledsl.play.sim import play_game
 
     g = game()
     result = play_game(g, 2, 5, "random")
@@ -191,7 +191,7 @@ def test_a_log_records_a_set_as_one_record_and_replays_it():
 
 
 def test_a_log_cut_in_the_middle_of_a_set_keeps_its_steps():
-    from ruledsl.cardsets import fold
+    from ruledsl.engine.setlog import fold
 
     g = game()
     s = g.new_game(players=2, seed=3)
@@ -222,7 +222,7 @@ def test_run_log_and_replay_show_a_set_as_one_move(tmp_path):
     assert "every check held" in listed.output
     # a log written with the steps (before records) replays the same
     data = json.loads(log.read_text(encoding="utf-8"))
-    from ruledsl.cardsets import unfold
+    from ruledsl.engine.setlog import unfold
     data["moves"] = unfold(data["moves"])
     log.write_text(json.dumps(data), encoding="utf-8")
     again = CliRunner().invoke(main, ["replay", str(log)])

@@ -197,12 +197,12 @@ def test_an_unwritable_output_file_is_a_usage_error(paths, tmp_path):
 
 
 def test_an_internal_error_exits_3_with_one_line(paths, monkeypatch):
-    import ruledsl.cli
+    import ruledsl.cli.games
 
     def boom(*args, **kwargs):
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(ruledsl.cli, "play_game", boom)
+    monkeypatch.setattr(ruledsl.cli.games, "play_game", boom)
     monkeypatch.delenv("RULEDSL_DEBUG", raising=False)
     result = invoke("run", paths["race"])
     assert result.exit_code == 3

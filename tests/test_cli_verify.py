@@ -28,7 +28,7 @@ def test_verify_passes_on_a_sound_game():
 
 
 def test_verify_coverage_lists_what_the_games_reached_with_its_lines(monkeypatch):
-    import ruledsl.cli as cli
+    import ruledsl.cli.verify_replay as cli
 
     monkeypatch.setattr(cli, "VERIFY_PROGRESS_SECONDS", 0.0)  # a progress line after every game
     rules = ROOT / "games" / "tutorial_highlow.rules"
@@ -110,7 +110,7 @@ def test_verify_bad_player_count():
 
 
 def test_a_long_failing_game_shows_its_first_and_last_moves(capsys):
-    from ruledsl.cli import _echo_moves
+    from ruledsl.cli.verify_replay import _echo_moves
 
     _echo_moves([f"move {i}" for i in range(1, 101)], keep=3)
     lines = capsys.readouterr().out.splitlines()

@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.assemble import assemble
-from ruledsl.check import check
+from ruledsl.language.assemble import assemble
+from ruledsl.checker.check import check
 from ruledsl.cli import main
 from ruledsl.desk.walk import descendants
-from ruledsl import ast as A
+from ruledsl.language import ast as A
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "games" / "trolley_car.rules"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ruledsl import RulesError
-from ruledsl.parse import parse
+from ruledsl.language.parse import parse
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 ROOT = DOCS.parent

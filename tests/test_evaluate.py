@@ -105,7 +105,7 @@ def test_a_rule_that_cannot_be_worked_out_is_a_finding_at_its_line():
 
 
 def test_every_define_of_every_game_can_be_evaluated_or_is_refused_clearly():
-    from ruledsl.evaluate import _compiled, parameter_uses
+    from ruledsl.engine.evaluate import _compiled, parameter_uses
 
     params = {"trolley_car": {"single_round": True}, "tramwaje": {"max_rounds": 3}}
     for path in sorted(GAMES.glob("*.rules")):

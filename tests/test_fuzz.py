@@ -264,8 +264,8 @@ def test_the_game_files_mutated_include_every_game_and_no_scenario_file():
 @given(mutants(SCENARIO_FILES))
 def test_mutated_scenario_files_give_only_ruledsl_errors(mutant):
     """A scenario file mutated: reading, checking and running one of its scenarios gives only ruledsl's errors."""
-    from ruledsl.scenario import ScenarioFile
-    from ruledsl.scenario_syntax import parse_scenarios
+    from ruledsl.scenarios.runner import ScenarioFile
+    from ruledsl.scenarios.syntax import parse_scenarios
 
     path, text = mutant
     try:

@@ -6,7 +6,8 @@ import lark
 import lark.lark
 import pytest
 
-from ruledsl import grammar_cache, parse
+from ruledsl.language import grammar_cache
+from ruledsl.language import parse
 
 GRAMMAR = """
 start: WORD+

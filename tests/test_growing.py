@@ -9,8 +9,8 @@ import pytest
 
 import ruledsl
 from ruledsl import RulesError, RulesRuntimeError, SaveError
-from ruledsl.scenario import load_scenarios
-from ruledsl.verify import verify
+from ruledsl.scenarios.runner import load_scenarios
+from ruledsl.verify.checks import verify
 
 MELDS = textwrap.dedent("""\
     game "Melds"

@@ -7,9 +7,10 @@ import pytest
 
 import ruledsl
 from ruledsl import RulesError
-from ruledsl.botbase import heuristic, rewards
-from ruledsl.bots import decide, make_bot
-from ruledsl.sim import play_game
+from ruledsl.play.botbase import heuristic, rewards
+from ruledsl.play.botbase import decide
+from ruledsl.play.bots import make_bot
+from ruledsl.play.sim import play_game
 
 # Each turn a player takes one card of a common pool; the score says nothing until the pool is
 # empty (the winner holds the highest ranks), so only a heuristic tells a good take from a bad one.

@@ -13,9 +13,9 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import ruledsl
-from ruledsl.encode import ActionCodec, ActionSpaceError, ObservationCodec, format_params, parse_params
-from ruledsl.openspiel import load_game
-from ruledsl.pettingzoo import env
+from ruledsl.adapters.encode import ActionCodec, ActionSpaceError, ObservationCodec, format_params, parse_params
+from ruledsl.adapters.openspiel import load_game
+from ruledsl.adapters.pettingzoo import env
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_FILES = sorted(p for p in (ROOT / "games").glob("*.rules") if not p.name.endswith(".test.rules"))

@@ -3,8 +3,8 @@
 import pytest
 
 from ruledsl import RulesError
-from ruledsl import ast as A
-from ruledsl.parse import data_path, parse
+from ruledsl.language import ast as A
+from ruledsl.language.parse import data_path, parse
 
 
 def syntax_error(text: str):
@@ -55,7 +55,8 @@ def test_grammar_is_found():
 def test_every_game_file_parses():
     from pathlib import Path
 
-    from ruledsl.scenario import SUFFIX, parse_scenarios
+    from ruledsl.scenarios.runner import SUFFIX
+    from ruledsl.scenarios.syntax import parse_scenarios
 
     for path in sorted(Path("games").rglob("*.rules")):
         text = path.read_text(encoding="utf-8")
@@ -72,7 +73,7 @@ def test_assignment_where_a_comparison_belongs_gets_a_hint():
 
 
 def test_reserved_words_are_words_of_the_grammar():
-    from ruledsl.parse import keywords, parser
+    from ruledsl.language.parse import keywords, parser
 
     words = {t.pattern.value for t in parser().terminals if t.pattern.value.isidentifier()}
     assert keywords() <= words

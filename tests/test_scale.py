@@ -8,9 +8,9 @@ from click.testing import CliRunner
 
 import ruledsl
 from ruledsl.cli import main
-from ruledsl.report import balance, paired, proportion_ci
-from ruledsl.scale import coverage_of, run_games
-from ruledsl.sim import add_up, derive_seed, simulate
+from ruledsl.play.report import balance, paired, proportion_ci
+from ruledsl.play.scale import coverage_of, run_games
+from ruledsl.play.sim import add_up, derive_seed, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
@@ -180,7 +180,7 @@ def test_verify_with_jobs_reaches_the_verdict_of_one_process(tmp_path):
 
 
 def test_verify_shards_split_the_examples(race):
-    from ruledsl.scale import verify_parallel, verify_shards
+    from ruledsl.verify.parallel import verify_parallel, verify_shards
 
     assert verify_shards(7, 3, 1) == [(7, 3)]
     assert [k for k, _ in verify_shards(7, 3, 3)] == [3, 2, 2]

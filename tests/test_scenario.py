@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from ruledsl import RulesError
 from ruledsl.cli import main
-from ruledsl.scenario import load_scenarios, parse_scenarios
+from ruledsl.scenarios.runner import load_scenarios
+from ruledsl.scenarios.syntax import parse_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
 HIGHLOW = ROOT / "games" / "tutorial_highlow.rules"

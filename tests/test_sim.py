@@ -6,8 +6,9 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.bots import BOTS, Bot, FirstMoveBot, RandomBot, make_bot
-from ruledsl.sim import GameResult, PlayoutFailed, SimulationStats, derive_seed, play_game, simulate
+from ruledsl.play.bots import BOTS, FirstMoveBot, RandomBot, make_bot
+from ruledsl.play.botbase import Bot
+from ruledsl.play.sim import GameResult, PlayoutFailed, SimulationStats, derive_seed, play_game, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 

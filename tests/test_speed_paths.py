@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.purity import each_loop, local_test
+from ruledsl.compiler.purity import each_loop, local_test
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p for p in (ROOT / "games").glob("*.rules") if not p.name.endswith(".test.rules"))

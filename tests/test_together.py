@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.errors import RuledslError
-from ruledsl.observe import move_seen
-from ruledsl.verify import verify
+from ruledsl.language.errors import RuledslError
+from ruledsl.engine.observe import move_seen
+from ruledsl.verify.checks import verify
 
 GOOF = Path("games/goofspiel.rules")
 
@@ -134,7 +134,7 @@ def test_the_view_says_who_has_chosen_and_who_is_still_to_choose():
 
 
 def test_verify_checks_that_a_choice_made_together_stays_secret(monkeypatch):
-    import ruledsl.verify as V
+    import ruledsl.verify.checks as V
 
     report = verify(ruledsl.load(GOOF), examples=2, seed=1)
     assert report.ok and "secret choices" in [name for name, _ in V.ENGINE_CHECKS]
@@ -241,7 +241,7 @@ def test_verify_sees_a_set_whose_size_depends_on_the_cards_picked():
 
 
 def test_verify_checks_that_a_set_chosen_together_stays_secret(monkeypatch):
-    import ruledsl.verify as V
+    import ruledsl.verify.checks as V
 
     # a broken display that shows everybody the cards added: the check must see the sets differ
     monkeypatch.setattr(V, "move_seen", lambda before, after, move, viewer: before.describe(move))
@@ -251,7 +251,7 @@ def test_verify_checks_that_a_set_chosen_together_stays_secret(monkeypatch):
 
 
 def test_worlds_forget_a_set_chosen_by_another_player():
-    from ruledsl.worlds import Knowledge, canonical
+    from ruledsl.play.worlds import Knowledge, canonical
 
     start = passing().new_game(3, 1)
     a, b = start.clone(), start.clone()
@@ -273,7 +273,7 @@ def test_worlds_forget_a_set_chosen_by_another_player():
 
 
 def test_search_bots_play_a_set_chosen_together():
-    from ruledsl.sim import play_game
+    from ruledsl.play.sim import play_game
 
     result = play_game(passing(), 3, seed=2, bots=["ismcts:iterations=10", "random", "mcts:iterations=10"])
     assert result.length == 12 and len(result.winners) >= 1

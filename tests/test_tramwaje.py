@@ -49,7 +49,7 @@ def test_hands_are_shown_only_by_the_rules_that_show_them(game, seed):
 def test_the_generic_properties_hold(players):
     """verify's checks (conservation, listed moves apply, hidden information, information flow, replay,
     termination, the file's invariant) on short games at the smallest and largest table."""
-    from ruledsl.verify import verify
+    from ruledsl.verify.checks import verify
 
     report = verify(ruledsl.load(RULES, params={"max_rounds": 2}), players=[players], examples=2,
                     shrink_seconds=0)
@@ -60,7 +60,7 @@ def test_greedy_with_the_rules_heuristic_founds_companies_where_random_does_not(
     # The strongest bot that fits the machine (docs/games/tramwaje.md): greedy judging positions by
     # the rules' `heuristic`. Two seeded three-player games at the default parameters.
     game = ruledsl.load(RULES)
-    from ruledsl.sim import play_game
+    from ruledsl.play.sim import play_game
 
     seeds = (14, 18)
     greedy = sum(bool(play_game(game, 3, seed, "greedy:samples=2").winners) for seed in seeds)

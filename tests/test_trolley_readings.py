@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from conftest import CROSSINGS
 
-from ruledsl.observe import move_seen
+from ruledsl.engine.observe import move_seen
 
 
 # ---- a draw: the drawing player is always asked, so the question tells the others nothing

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.engine import Move, State
-from ruledsl.errors import IllegalMove
-from ruledsl.verify import replay_log, verify
+from ruledsl.engine.moves import Move
+from ruledsl.engine.state import State
+from ruledsl.language.errors import IllegalMove
+from ruledsl.verify.checks import replay_log, verify
 
 TROLLEY = Path("games/trolley_car.rules")
 ONE_ROUND = {"single_round": True}
@@ -162,7 +163,7 @@ def uniform_games(game, games: int, check) -> int:
     """How many of ``games`` seeded games with uniformly random moves ``check(state)`` flags."""
     import random
 
-    from ruledsl.errors import RulesRuntimeError
+    from ruledsl.language.errors import RulesRuntimeError
 
     found = 0
     for seed in range(games):
@@ -232,7 +233,7 @@ def test_a_question_asked_only_when_a_hidden_card_fits_is_caught():
 
 
 def test_others_see_a_face_down_card_argument_as_a_question_mark():
-    from ruledsl.observe import move_seen
+    from ruledsl.engine.observe import move_seen
 
     text = TUTORIAL.read_text(encoding="utf-8").replace(
         "      move draw where not empty(deck) {",
@@ -255,7 +256,7 @@ def test_others_see_a_face_down_card_argument_as_a_question_mark():
 
 
 def test_coverage_says_which_moves_triggers_conditions_and_lines_the_games_reached():
-    from ruledsl.coverage import instrument
+    from ruledsl.engine.coverage import instrument
 
     text = TUTORIAL.read_text(encoding="utf-8").replace(
         "      move draw where not empty(deck) {",

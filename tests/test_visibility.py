@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.errors import RuledslError
-from ruledsl.observe import move_seen
-from ruledsl.verify import verify
+from ruledsl.language.errors import RuledslError
+from ruledsl.engine.observe import move_seen
+from ruledsl.verify.checks import verify
 
 AWAY = Path(__file__).parent / "data" / "away.rules"
 

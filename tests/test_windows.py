@@ -7,7 +7,7 @@ import pytest
 
 import ruledsl
 from ruledsl import RulesError
-from ruledsl.verify import verify
+from ruledsl.verify.checks import verify
 
 CLAIMS = textwrap.dedent("""\
     game "Claims"

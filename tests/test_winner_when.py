@@ -65,7 +65,7 @@ def test_the_condition_must_be_true_or_false():
 
 
 def test_bots_score_a_game_without_winners_as_nobody_winning():
-    from ruledsl.botbase import rewards
+    from ruledsl.play.botbase import rewards
 
     s = play(["rest", "step"] * 4, goal=5)
     assert rewards(s) == [0.0, 0.0]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ruledsl
-from ruledsl.worlds import Knowledge, back_groups, canonical, determinize, hidden_positions
+from ruledsl.play.worlds import Knowledge, back_groups, canonical, determinize, hidden_positions
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 PARAMS = {"trolley_car": {"single_round": True}, "tramwaje": {"max_rounds": 3}}

@@ -12,8 +12,8 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-from .. import ast as A
-from ..check import Model
+from ..checker.declare import Model
+from ..language import ast as A
 from .walk import descendants, source_of
 
 LOOPS = (A.Repeat, A.While, A.For, A.Turns)

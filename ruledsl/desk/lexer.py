@@ -9,9 +9,19 @@ the quoted words of the grammar, read when this module loads.
 from __future__ import annotations
 
 from pygments.lexer import RegexLexer, bygroups, words
-from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Whitespace
+from pygments.token import (
+    Comment,
+    Error,
+    Keyword,
+    Name,
+    Number,
+    Operator,
+    Punctuation,
+    String,
+    Whitespace,
+)
 
-from .. import types as T
+from ..checker import types as T
 from .symbols import grammar_keywords
 
 # Words that open a declaration: the name after them is being defined.

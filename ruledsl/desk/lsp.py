@@ -19,13 +19,13 @@ from lsprotocol import types as L
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
-from .. import __version__
-from ..assemble import assemble
-from ..check import check
-from ..errors import ParameterError, RuledslError, RulesError, decode_source
-from ..scenario import SUFFIX as SCENARIO_SUFFIX
-from ..scenario_syntax import parse_scenarios
-from ..types import AGGREGATES, BUILTINS, FOLDS, SPECIAL_NAMES
+from ..checker.check import check
+from ..checker.types import AGGREGATES, BUILTINS, FOLDS, SPECIAL_NAMES
+from ..language.assemble import assemble
+from ..language.errors import ParameterError, RuledslError, RulesError, decode_source
+from ..scenarios.runner import SUFFIX as SCENARIO_SUFFIX
+from ..scenarios.syntax import parse_scenarios
+from ..version import __version__
 from .symbols import (
     BUILTIN_DOCS,
     build_index,

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import attrs
 
-from .. import ast as A
-from .. import types as T
-from ..assemble import assemble
-from ..errors import RulesError, Span
-from ..parse import data_path, parse
+from ..checker import types as T
+from ..language import ast as A
+from ..language.assemble import assemble
+from ..language.errors import RulesError, Span
+from ..language.parse import data_path, parse
 from .walk import descendants, source_of
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

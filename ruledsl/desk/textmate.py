@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from .. import types as T
+from ..checker import types as T
 from .lexer import BUILTINS, CONSTANTS, DECLARING
 from .symbols import grammar_keywords
 

@@ -17,10 +17,13 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 
-from ..bots import decide, make_bot
-from ..engine import Game, Move, State
-from ..observe import move_seen
-from ..errors import RuledslError
+from ..engine.game import Game
+from ..engine.moves import Move
+from ..engine.observe import move_seen
+from ..engine.state import State
+from ..language.errors import RuledslError
+from ..play.botbase import decide
+from ..play.bots import make_bot
 
 STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from .. import ast as A
+from ..language import ast as A
 
 
 def children(node):

@@ -1,0 +1,304 @@
+"""Numbers for learning libraries: a fixed action space and a fixed observation vector.
+
+Both are derived from the compiled program alone, so every rules file gets them
+with no code of its own. The OpenSpiel and PettingZoo adapters share them.
+
+Actions: every distinct move shape (a move name with the types of its
+arguments, over all decisions) owns a block of consecutive ids, in the order
+the rules declare them. Inside a block the arguments count in mixed radix, the
+last argument fastest. An argument's values are: a card -> its card id
+(``card_count`` values), a player -> the seat (``players`` values), a value of
+an enumeration -> its index, a number -> ``int_values`` (0 to 63 by default,
+widened to hold the members of the largest growing zone family).
+
+Observations: built from ``State.view(player)`` only, so nothing a player may
+not see gets in. For every zone (in declaration order): how many visible cards
+of each face it holds, how many hidden cards, and the face of its top card; for
+a track, each slot's face (or empty / hidden). Then each variable as a pair
+(shown?, value), the observer's and the current player's seats, the pending
+decision, and whether the game is over.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ..checker import types as T
+from ..engine.moves import Move
+from ..language.errors import ParameterError, RuledslError
+
+DEFAULT_INT_VALUES = 64
+
+
+class ActionSpaceError(RuledslError):
+    """A legal move that the fixed action space cannot number (a number argument outside its window)."""
+
+
+class ActionCodec:
+    """Move <-> action id, fixed for a game and a player count."""
+
+    def __init__(self, program, players: int, int_values: range | None = None):
+        self.program = program
+        self.players = players
+        if int_values is None:
+            most = max((sizes[-1] for name, (_, sizes, _) in program.var_families.items()
+                        if name.startswith("#") and sizes), default=0)
+            int_values = range(0, max(DEFAULT_INT_VALUES, most + 1))
+        self.int_values = int_values
+        self.blocks = []  # [(name, kinds, radices, first id)]
+        self._block_of = {}  # (name, kinds) -> index in blocks
+        first = 0
+        for choice in program.choices:
+            for option in choice.options:
+                key = (option.name, tuple(option.kinds))
+                if key in self._block_of:
+                    continue
+                radices = [self._radix(k) for k in option.kinds]
+                size = 1
+                for r in radices:
+                    size *= r
+                self._block_of[key] = len(self.blocks)
+                self.blocks.append((option.name, key[1], radices, first))
+                first += size
+        self.num_actions = first
+
+    def _radix(self, kind: str) -> int:
+        if kind == T.CARD:
+            return self.program.card_count
+        if kind == T.PLAYER:
+            return self.players
+        if kind.startswith("enum:"):
+            return len(self.program.enums.get(kind[5:], ())) or 1
+        return len(self.int_values)
+
+    def _digit(self, kind: str, value: int, move: Move) -> int:
+        if kind == T.CARD or kind == T.PLAYER or kind.startswith("enum:"):
+            return value
+        if value not in self.int_values:
+            raise ActionSpaceError(
+                f"move {move} has the number {value}, outside the action space's numbers "
+                f"{self.int_values.start}..{self.int_values.stop - 1} (pass int_values=range(...) to widen it)")
+        return value - self.int_values.start
+
+    def _value(self, kind: str, digit: int) -> int:
+        if kind == T.CARD or kind == T.PLAYER or kind.startswith("enum:"):
+            return digit
+        return digit + self.int_values.start
+
+    def kinds_of(self, state, move: Move) -> tuple:
+        """The argument types of ``move`` in the decision pending in ``state``."""
+        for option in state.program.choices[state.choice].options:
+            if option.name == move.name and len(option.kinds) == len(move.args):
+                return tuple(option.kinds)
+        raise ActionSpaceError(f"decision `{state.decision}` has no move {move}")
+
+    def encode(self, state, move: Move) -> int:
+        """The action id of ``move`` (a move of the decision pending in ``state``)."""
+        kinds = self.kinds_of(state, move)
+        name, kinds, radices, first = self.blocks[self._block_of[(move.name, kinds)]]
+        number = 0
+        for kind, radix, value in zip(kinds, radices, move.args):
+            number = number * radix + self._digit(kind, value, move)
+        return first + number
+
+    def _block(self, action) -> tuple:
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool) \
+                or not 0 <= action < self.num_actions:
+            raise ParameterError(f"there is no action {action!r}; actions are 0 to {self.num_actions - 1}")
+        found = self.blocks[0]
+        for block in self.blocks:
+            if block[3] <= action:
+                found = block
+        return found
+
+    def decode(self, action: int) -> Move:
+        """The move an action id stands for (whether or not it is legal now)."""
+        name, kinds, radices, first = self._block(action)
+        number = int(action) - first
+        digits = []
+        for radix in reversed(radices):
+            number, d = divmod(number, radix)
+            digits.append(d)
+        digits.reverse()
+        return Move(name, tuple(self._value(k, d) for k, d in zip(kinds, digits)))
+
+    def legal_actions(self, state) -> list[int]:
+        """The legal moves of ``state`` as sorted action ids."""
+        return sorted(self.encode(state, m) for m in state.legal_moves())
+
+    def mask(self, state) -> np.ndarray:
+        out = np.zeros(self.num_actions, np.int8)
+        for a in self.legal_actions(state):
+            out[a] = 1
+        return out
+
+    def describe(self, action: int) -> str:
+        """An action in words with card labels, e.g. ``play(K♥)``; needs no state."""
+        kinds = self._block(action)[1]
+        move = self.decode(action)
+        parts = []
+        for kind, v in zip(kinds, move.args):
+            if kind == T.CARD:
+                parts.append(self.program.card_labels[v])
+            elif kind.startswith("enum:"):
+                parts.append(self.program.enums[kind[5:]][v])
+            elif kind == T.PLAYER:
+                parts.append(f"player {v}")
+            else:
+                parts.append(str(v))
+        return move.name + (f"({', '.join(parts)})" if parts else "")
+
+
+class ObservationCodec:
+    """A player's view as a fixed-length vector of numbers."""
+
+    def __init__(self, program, players: int):
+        self.program = program
+        self.players = players
+        self.faces = sorted(set(program.card_labels))
+        self.face_index = {f: i for i, f in enumerate(self.faces)}
+        F = len(self.faces)
+        self.zones = []  # (name, slots or None, offset)
+        size = 0
+        for z in program.zones:
+            if z.owner is not None and z.owner >= players:
+                continue
+            slots = len(z.places) if z.places else None
+            self.zones.append((z.name, slots, size))
+            size += 1 + (slots * (F + 2) if slots is not None else 2 * F + 2)
+        self.vars_offset = size
+        self.var_names = [name for slot, name in enumerate(program.var_names)
+                          if slot not in program.flag_slots]
+        size += 2 * len(self.var_names)
+        self.decisions = sorted({c.name for c in program.choices})
+        self.header_offset = size
+        size += 2 * players + len(self.decisions) + 1
+        self.size = size
+        self._enum_index = {}
+        for values in program.enums.values():
+            for i, v in enumerate(values):
+                self._enum_index.setdefault(v, i)
+
+    def encode(self, view: dict) -> np.ndarray:
+        out = np.zeros(self.size, np.float32)
+        F = len(self.faces)
+        fi = self.face_index
+        zones = view["zones"]
+        for name, slots, at in self.zones:
+            cards = zones.get(name)
+            if cards is None:
+                continue  # a member of a growing family that is not open
+            out[at] = 1.0
+            if slots is not None:
+                for k, label in enumerate(cards[:slots]):
+                    base = at + 1 + k * (F + 2)
+                    if label is None:
+                        out[base + F] = 1.0
+                    elif label == "?":
+                        out[base + F + 1] = 1.0
+                    else:
+                        out[base + fi[label]] = 1.0
+                continue
+            for label in cards:
+                if label == "?":
+                    out[at + 1 + F] += 1.0
+                else:
+                    out[at + 1 + fi[label]] += 1.0
+            if cards and cards[-1] != "?":
+                out[at + 2 + F + fi[cards[-1]]] = 1.0
+            out[at + 2 + 2 * F] = len(cards)
+        variables = view["vars"]
+        for i, name in enumerate(self.var_names):
+            if name not in variables:
+                continue
+            known, value = self._scalar(variables[name])
+            out[self.vars_offset + 2 * i] = known
+            out[self.vars_offset + 2 * i + 1] = value
+        h = self.header_offset
+        out[h + view["player"]] = 1.0
+        if view["current_player"] >= 0:
+            out[h + self.players + view["current_player"]] = 1.0
+        if view["decision"] is not None:
+            out[h + 2 * self.players + self.decisions.index(view["decision"])] = 1.0
+        out[-1] = 1.0 if view["over"] else 0.0
+        return out
+
+    def _scalar(self, v) -> tuple[float, float]:
+        """(shown?, value): a number as itself, a card by its face's number from 1, an enum value by index."""
+        if v is None or v == "?":
+            return 0.0, 0.0
+        if isinstance(v, bool):
+            return 1.0, float(v)
+        if isinstance(v, int):
+            return 1.0, float(v)
+        if isinstance(v, str):
+            if v in self.face_index:
+                return 1.0, float(self.face_index[v] + 1)
+            return 1.0, float(self._enum_index.get(v, 0))
+        return 1.0, 0.0
+
+    @staticmethod
+    def text(view: dict) -> str:
+        """The view as compact JSON text (for observation strings)."""
+        return json.dumps({k: v for k, v in view.items() if k != "legal_moves"},
+                          ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def outcome(state, kind: str = "win") -> list[float]:
+    """Each player's result: ``win`` gives 1 to each winner and 0 to the rest (0 to all when the game
+    was stopped at its move limit); ``score`` gives the rules' scores."""
+    if kind == "score":
+        return [float(x) for x in state.scores]
+    if kind == "win":
+        winners = set(state.winners) if state.is_over else set()
+        return [1.0 if i in winners else 0.0 for i in range(state.n)]
+    raise ParameterError(f"returns must be 'win' or 'score', not {kind!r}")
+
+
+def parse_params(text: str) -> dict:
+    """Rules parameters from ``name:value;name:value`` text (the form used in OpenSpiel game strings)."""
+    out = {}
+    for part in filter(None, (text or "").split(";")):
+        name, sep, value = part.partition(":")
+        if not sep or not name.strip():
+            raise ParameterError(f"rules parameters are name:value pairs separated by ';', not {part!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def format_params(params: dict | None) -> str:
+    """The inverse of :func:`parse_params`."""
+    parts = []
+    for name, value in (params or {}).items():
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        if any(ch in text for ch in ";:,()="):
+            raise ParameterError(f"parameter {name}: the value {text!r} cannot be written in a game string")
+        parts.append(f"{name}:{text}")
+    return ";".join(parts)
+
+
+def state_text(state, player: int | None = None) -> str:
+    """A state as plain text, one zone or variable a line: everything (``player`` None, as a referee
+    sees it) or what ``player`` may see ('?' for a hidden card, '.' for an empty slot)."""
+    s = state
+    lines = [f"{s.program.name}: {s.n} players, seed {s.seed}, {s.move_count} moves"]
+    if s.is_over:
+        lines.append(f"over: scores {s.scores}, winners {s.winners}" + (f" ({s.finding})" if s.finding else ""))
+    else:
+        lines.append(f"player {s.current_player} to decide {s.decision}")
+    view = s.view(0 if player is None else player)
+    for name in view["zones"]:
+        cards = s.cards_in(name) if player is None else view["zones"][name]
+        lines.append(f"  {name}: " + " ".join("." if c is None else c for c in cards))
+    for name, value in view["vars"].items():
+        if player is None:
+            value = s.get_var(name)
+            value = s.card_label(value) if name in _card_var_names(s) and value is not None else value
+        lines.append(f"  {name} = {value}")
+    return "\n".join(lines)
+
+
+def _card_var_names(s) -> set:
+    return {s.program.var_names[slot] for slot in s.program.card_slots}

@@ -1,0 +1,276 @@
+"""Any rules file as an OpenSpiel game: ``load_game(path, players=..., params=...)``.
+
+The game is the Python game ``python_ruledsl`` registered with pyspiel, so it
+can also be loaded by name (``pyspiel.load_game("python_ruledsl(path=...,players=3)")``),
+saved and restored with ``pyspiel.serialize_game_and_state``.
+
+- Chance: the engine draws every random event (shuffles, random picks) from
+  one generator seeded at the start of a game. The game starts with a single
+  chance node whose ``seeds`` equally likely outcomes (1000 by default) are
+  the seeds; after it the game is played by the players alone.
+- Actions: :class:`ruledsl.encode.ActionCodec` numbers every move shape
+  (move name x card ids / argument values); chance outcomes are seeds.
+- Observations: :class:`ruledsl.encode.ObservationCodec` over
+  ``State.view(player)``; the observation string is the view as JSON. The
+  information state string is the player's views after every step, one per
+  line (perfect recall); there is no information state tensor.
+- Returns: 1 for each player ranked first by the rules' ``winner``, 0 for the
+  others (and 0 for everybody when the game stopped at its move limit).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from ..language.errors import IllegalMove, ParameterError
+from .encode import (
+    ActionCodec,
+    ObservationCodec,
+    format_params,
+    outcome,
+    parse_params,
+    state_text,
+)
+
+SHORT_NAME = "python_ruledsl"
+DEFAULT_SEEDS = 1000
+MAX_PLAYERS = 16
+
+
+def _game_type(min_players: int = 1, max_players: int = MAX_PLAYERS) -> "pyspiel.GameType":
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="ruledsl rules file",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max_players,
+        min_num_players=min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification={"path": "", "players": 0, "params": "", "seeds": DEFAULT_SEEDS},
+    )
+
+
+class _Setup:
+    """What a game needs besides its parameters: the compiled rules and the codecs (cached by parameters,
+    because pyspiel copies and re-creates game objects from their parameters alone)."""
+
+    def __init__(self, params: dict):
+        from ..engine.load import load
+
+        path = str(params.get("path", ""))
+        if not path:
+            raise ParameterError("an OpenSpiel ruledsl game needs path=<rules file>")
+        self.params_text = str(params.get("params", ""))
+        self.rules = load(path, params=parse_params(self.params_text))
+        program = self.rules.program
+        self.path = path
+        self.players = self.rules.player_count(int(params.get("players", 0)) or None)
+        self.seeds = int(params.get("seeds", DEFAULT_SEEDS))
+        if self.seeds < 1:
+            raise ParameterError(f"seeds must be at least 1, not {self.seeds}")
+        self.actions = ActionCodec(program, self.players)
+        self.observations = ObservationCodec(program, self.players)
+
+
+_SETUPS: dict = {}
+
+
+def _setup(params: dict) -> _Setup:
+    key = tuple(sorted((k, str(v)) for k, v in params.items()))
+    if key not in _SETUPS:
+        _SETUPS[key] = _Setup(params)
+    return _SETUPS[key]
+
+
+class RuledslGame(pyspiel.Game):
+    """A rules file, its parameters and a player count as an OpenSpiel game."""
+
+    def __init__(self, params=None):
+        setup = _setup(dict(params or {}))
+        program = setup.rules.program
+        info = pyspiel.GameInfo(
+            num_distinct_actions=setup.actions.num_actions,
+            max_chance_outcomes=setup.seeds,
+            num_players=setup.players,
+            min_utility=0.0,
+            max_utility=1.0,
+            max_game_length=program.limit + 1,
+        )
+        game_params = {"path": setup.path, "players": setup.players, "params": setup.params_text,
+                       "seeds": setup.seeds}
+        super().__init__(_game_type(program.min_players, program.max_players), info, game_params)
+
+    @property
+    def setup(self) -> _Setup:
+        return _setup(self.get_parameters())
+
+    def new_initial_state(self):
+        return RuledslState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        """A player's own observation (or, with perfect recall, information state); the views of ruledsl
+        are what one player may know, so observers of public information alone are not offered."""
+        if params:
+            raise ParameterError(f"the observer takes no parameters, not {params}")
+        if iig_obs_type is not None and (not iig_obs_type.public_info or
+                                          iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ParameterError("ruledsl games observe as one player sees the game "
+                                 "(public_info=True, private_info=SINGLE_PLAYER)")
+        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return _Observer(self.setup, recall)
+
+
+class RuledslState(pyspiel.State):
+    """An OpenSpiel state around a ruledsl State (None until the chance node has chosen the seed)."""
+
+    def __init__(self, game: RuledslGame):
+        super().__init__(game)
+        self._box = _Box(dict(game.get_parameters()), None)
+
+    @property
+    def _rules_game(self) -> _Setup:
+        return self._box.setup
+
+    @property
+    def inner(self):
+        """The ruledsl State, or None before the chance node."""
+        return self._box.state
+
+    # ---- the OpenSpiel API
+
+    def current_player(self):
+        if self.inner is None:
+            return pyspiel.PlayerId.CHANCE
+        if self.inner.is_over:
+            return pyspiel.PlayerId.TERMINAL
+        return self.inner.current_player
+
+    def _legal_actions(self, player):
+        if self.inner is None or self.inner.is_over or player != self.inner.current_player:
+            return []
+        return self._rules_game.actions.legal_actions(self.inner)
+
+    def chance_outcomes(self):
+        n = self._rules_game.seeds
+        return [(i, 1.0 / n) for i in range(n)]
+
+    def _apply_action(self, action):
+        g = self._rules_game
+        if self.inner is None:
+            self._box.state = g.rules.new_game(g.players, seed=int(action))
+        else:
+            move = g.actions.decode(action)
+            if move not in self.inner.legal_moves():
+                raise IllegalMove(move, f"action {action} is not legal now", self.inner.legal_moves())
+            self.inner._apply(move)  # checked above: the fast path
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed {action}"
+        words = self._rules_game.actions.describe(action)
+        move = self._rules_game.actions.decode(action)
+        return f"{words} [{move}]" if move.args else words
+
+    def is_terminal(self):
+        return self.inner is not None and self.inner.is_over
+
+    def returns(self):
+        if self.inner is None or not self.inner.is_over:
+            return [0.0] * self._rules_game.players
+        return outcome(self.inner, "win")
+
+    def __str__(self):
+        return "seed not chosen" if self.inner is None else state_text(self.inner)
+
+    def information_state_text(self, player: int) -> str:
+        """The player's views after the chance node and after every move, one a line."""
+        if self.inner is None:
+            return "seed not chosen"
+        return "\n".join(self._box.recall()[player])
+
+
+class _Box:
+    """The ruledsl part of a state. pyspiel clones a Python state with copy.deepcopy: this copies
+    the ruledsl State with its own clone(), sharing the compiled program."""
+
+    def __init__(self, params, state, memory=None):
+        self.params = params
+        self.setup = _setup(params)
+        self.state = state
+        # (moves seen, a state after them, each player's views so far): computed when asked for,
+        # shared by clones (a clone's history starts with its original's) and never changed in place
+        self.memory = memory
+
+    def recall(self) -> list:
+        """Each player's views after every step, extending what an earlier call remembered."""
+        s = self.state
+        memory = self.memory
+        if memory is None or memory[1].seed != s.seed or memory[1].moves != s.moves[:memory[0]]:
+            start = s.game.new_game(s.n, s.seed)
+            memory = (0, start, [[ObservationCodec.text(start.view(p))] for p in range(s.n)])
+        done, at, seen = memory
+        if done < len(s.moves):
+            at = at.clone()
+            seen = [list(x) for x in seen]
+            for move in s.moves[done:]:
+                at._apply(move)
+                for p in range(s.n):
+                    seen[p].append(ObservationCodec.text(at.view(p)))
+            memory = (len(s.moves), at, seen)
+        self.memory = memory
+        return seen
+
+    def __deepcopy__(self, memo):
+        return _Box(self.params, None if self.state is None else self.state.clone(), self.memory)
+
+    def __reduce__(self):  # pickling (pyspiel serializes a Python state with pickle): the state as JSON
+        return _unbox, (self.params, None if self.state is None else self.state.to_json())
+
+
+def _unbox(params, text) -> _Box:
+    state = None if text is None else _setup(params).rules.state_from_json(text)
+    return _Box(params, state)
+
+
+class _Observer:
+    """The PyObserver of a ruledsl game: tensor and string from ``view(player)``."""
+
+    def __init__(self, setup: _Setup, recall: bool):
+        self.recall = recall
+        self.codec = setup.observations
+        self.tensor = np.zeros(0 if recall else self.codec.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        if self.recall:
+            return
+        if state.inner is None:
+            self.tensor.fill(0)
+            return
+        self.tensor[:] = self.codec.encode(state.inner.view(player))
+
+    def string_from(self, state, player):
+        if self.recall:
+            return state.information_state_text(player)
+        if state.inner is None:
+            return "seed not chosen"
+        return ObservationCodec.text(state.inner.view(player))
+
+
+pyspiel.register_game(_game_type(), RuledslGame)
+
+
+def load_game(path, players: int | None = None, params: dict | None = None, seeds: int = DEFAULT_SEEDS):
+    """The rules file at ``path`` as a pyspiel game for ``players`` players (the fewest allowed if None)."""
+    game_params = {"path": str(path), "params": format_params(params), "seeds": int(seeds)}
+    if players is not None:
+        game_params["players"] = int(players)
+    return pyspiel.load_game(SHORT_NAME, game_params)

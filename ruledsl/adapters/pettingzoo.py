@@ -1,0 +1,141 @@
+"""Any rules file as a PettingZoo AEC environment: ``env(path, players=..., params=...)``.
+
+- Agents are ``player_0`` ... in seat order; ``agent_selection`` is the player
+  who must decide.
+- Actions: ``Discrete(n)`` over :class:`ruledsl.encode.ActionCodec`'s fixed
+  action space; ``observe(agent)["action_mask"]`` marks the legal ones (all
+  zero for an agent who is not deciding).
+- Observations: ``{"observation": ..., "action_mask": ...}``, the observation
+  being :class:`ruledsl.encode.ObservationCodec` of ``State.view(agent)``.
+- Rewards: 0 until the game ends, then the rules' ``score`` of each player
+  (``returns="win"``: 1 for each winner, 0 for the others). A game stopped at
+  the rules' move limit is truncated, one that ended is terminated.
+- ``reset(seed=s)`` starts the game with engine seed ``s``; without a seed it
+  draws one from the environment's own generator.
+- ``render()`` returns the state as text (``render_mode="ansi"``) or prints it
+  (``"human"``); ``render_view=True`` shows only what the selected agent may see.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..language.errors import ParameterError
+from .encode import ActionCodec, ObservationCodec, outcome, state_text
+
+
+class RuledslEnv(AECEnv):
+    metadata = {"render_modes": ["ansi", "human"], "name": "ruledsl", "is_parallelizable": False}
+
+    def __init__(self, game, players: int | None = None, returns: str = "score", render_mode: str | None = None,
+                 render_view: bool = False):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ParameterError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if returns not in ("score", "win"):
+            raise ParameterError(f"returns must be 'score' or 'win', not {returns!r}")
+        self.game = game
+        self.players = game.player_count(players)
+        self.returns = returns
+        self.render_mode = render_mode
+        self.render_view = render_view
+        self.metadata = dict(self.metadata, name=f"ruledsl {game.name}")
+        self.actions = ActionCodec(game.program, self.players)
+        self.observations = ObservationCodec(game.program, self.players)
+        self.possible_agents = [f"player_{i}" for i in range(self.players)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        n = self.actions.num_actions
+        self._action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self._observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(-np.inf, np.inf, (self.observations.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self._rng = random.Random()
+        self.game_state = None
+
+    def observation_space(self, agent):
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self._action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._rng.seed(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = self._rng.randrange(2**53)
+        self.game_state = self.game.new_game(self.players, seed=game_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self):
+        s = self.game_state
+        if not s.is_over:
+            self.agent_selection = self.possible_agents[s.current_player]
+            self.infos[self.agent_selection] = {"legal_moves": [s.describe(m) for m in s.legal_moves()]}
+
+    def observe(self, agent):
+        player = self._index[agent]
+        s = self.game_state
+        mask = self.actions.mask(s) if not s.is_over and s.current_player == player else \
+            np.zeros(self.actions.num_actions, np.int8)
+        return {"observation": self.observations.encode(s.view(player)), "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        s = self.game_state
+        move = self.actions.decode(action)
+        s.apply(move)  # IllegalMove for an action the mask rules out; the state is unchanged
+        self._clear_rewards()
+        self._cumulative_rewards[agent] = 0.0
+        if s.is_over:
+            results = outcome(s, self.returns)
+            stopped = s.finding is not None
+            for a in self.agents:
+                self.rewards[a] = results[self._index[a]]
+                self.terminations[a] = not stopped
+                self.truncations[a] = stopped
+                self.infos[a] = {"scores": s.scores, "winners": s.winners, "finding": s.finding}
+            self._accumulate_rewards()
+            self.agent_selection = self.agents[0]
+        else:
+            self._select()
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        if self.game_state is None:
+            text = "not started: call reset()"
+        else:
+            player = self._index[self.agent_selection] if self.render_view else None
+            text = state_text(self.game_state, player)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+def env(path, players: int | None = None, params: dict | None = None, **options) -> RuledslEnv:
+    """The rules file at ``path`` (with ``params``) as an AEC environment for ``players`` players."""
+    from ..engine.load import load
+
+    return RuledslEnv(load(path, params=params), players, **options)

@@ -1,0 +1,51 @@
+"""Questions the checker asks of a piece of the syntax tree: is it constant, random, a decision?"""
+
+from __future__ import annotations
+
+from ..language import ast as A
+
+
+def _at_random(s) -> bool:
+    """`put c into stock at random`: a random depth of a pile."""
+    return isinstance(s.at, A.Name) and s.at.name == "random"
+
+
+def _is_constant(e, model) -> bool:
+    """Whether an expression's value is fixed when the game is loaded (numbers, parameters, arithmetic)."""
+    if isinstance(e, A.IntLit):
+        return True
+    if isinstance(e, A.Name):
+        return e.name in model.params and e not in model.bindings
+    if isinstance(e, A.Neg):
+        return _is_constant(e.operand, model)
+    if isinstance(e, A.BinOp) and e.op in ("+", "-", "*", "/", "%"):
+        return _is_constant(e.left, model) and _is_constant(e.right, model)
+    return False
+
+
+def _child_blocks(s):
+    if isinstance(s, A.If):
+        for _, body in s.branches:
+            yield body
+        if s.otherwise is not None:
+            yield s.otherwise
+    elif isinstance(s, (A.For, A.Repeat, A.While, A.Turns, A.Reveal, A.AtOnce)):
+        yield s.body
+    elif isinstance(s, A.Choose):
+        for o in s.options:
+            yield o.body
+
+
+def _contains_choice(stmts, procedures, seen=None) -> bool:
+    seen = seen or set()
+    for s in stmts:
+        if isinstance(s, A.Choose):
+            return True
+        if isinstance(s, A.CallStmt) and s.name in procedures and s.name not in seen:
+            seen.add(s.name)
+            if _contains_choice(procedures[s.name].body, procedures, seen):
+                return True
+        for child in _child_blocks(s):
+            if _contains_choice(child, procedures, seen):
+                return True
+    return False

@@ -1,0 +1,28 @@
+"""The ``ruledsl`` command: check rules files, run games between bots, simulate many.
+
+Every command lives in the module of its concept and registers itself on the
+one command group, :data:`main` (:mod:`.common`, which also holds the exit
+codes and the helpers the commands share). Importing this package brings them
+all in; ``ruledsl.cli:main`` is the console script.
+
+- :mod:`.games`: ``check``, ``run``, ``simulate``;
+- :mod:`.verify_replay`: ``verify``, ``replay``;
+- :mod:`.terminal`: ``play``;
+- :mod:`.testing`: ``test`` (scenarios);
+- :mod:`.scale` and :mod:`.compare`: many games in processes or on Dask, ``compare``;
+- :mod:`.compile`: ``compile``;
+- :mod:`.desk`: ``lsp``, ``graph``, ``view``.
+"""
+
+from __future__ import annotations
+
+from . import compare, compile, games, terminal, verify_replay  # noqa: F401 - each adds its commands to main
+from .common import main
+from .desk import COMMANDS as _DESK_COMMANDS
+from .testing import test_command
+
+main.add_command(test_command)
+for _command in _DESK_COMMANDS:
+    main.add_command(_command)
+
+__all__ = ["main"]

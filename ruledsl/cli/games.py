@@ -1,0 +1,290 @@
+"""``ruledsl check``, ``ruledsl run`` and ``ruledsl simulate``: a rules file checked, one game played, many games."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from ..engine.load import load
+from ..language import ast as A
+from ..language.errors import RuledslError, RulesError, RulesRuntimeError, read_source
+from ..language.parse import parse
+from ..play.sim import play_game, simulate
+from ..scenarios.runner import SUFFIX as SCENARIO_SUFFIX
+from ..scenarios.runner import load_scenarios
+from ..scenarios.syntax import parse_scenarios
+from .common import (
+    EXIT_RULES,
+    EXIT_USAGE,
+    LOG_FORMAT,
+    LOG_VERSION,
+    CliError,
+    _bots_option,
+    _check_players,
+    _common,
+    _fail_at_runtime,
+    _load_game,
+    _plural,
+    _print_diagnostics,
+    _stderr_is_terminal,
+    _stdout_is_terminal,
+    main,
+)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--syntax-only", is_flag=True, help="Only parse; skip the checks of names, types and flow.")
+def check(files: tuple[str, ...], syntax_only: bool) -> None:
+    """Check rules files; print every error found, with its position."""
+    errors = 0
+    broken = 0
+    unreadable = False
+    for file in files:
+        try:
+            if syntax_only:
+                text = read_source(file)
+                if file.endswith(SCENARIO_SUFFIX):
+                    parse_scenarios(text, file)
+                    click.echo(f"ok: {file} (scenarios, syntax only)")
+                    continue
+                tree = parse(text, file)
+                names = [item.name for item in tree.items if isinstance(item, A.GameName)]
+                label = f"{names[0]}, syntax only" if names else "syntax only"
+            elif file.endswith(SCENARIO_SUFFIX):
+                scenarios = load_scenarios(file)
+                scenarios.check()
+                label = f"{_plural(len(scenarios.scenarios), 'scenario')} for {scenarios.rules_path}"
+            else:
+                label = load(file).name
+        except RulesError as err:
+            _print_diagnostics(err.diagnostics)
+            errors += len(err.diagnostics)
+            broken += 1
+            unreadable = unreadable or any(d.code == "E001" for d in err.diagnostics)
+            continue
+        except RuledslError as err:
+            click.echo(f"{file}: error: {err}", err=True)
+            errors += 1
+            broken += 1
+            continue
+        click.echo(f"ok: {file} ({label})")
+    if errors:
+        summary = _plural(errors, "error")
+        if len(files) > 1:
+            summary += f" in {broken} of {len(files)} files"
+        click.echo(summary, err=True)
+        raise click.exceptions.Exit(EXIT_USAGE if unreadable else EXIT_RULES)
+
+
+# ---- run
+
+
+@main.command()
+@click.argument("file")
+@_common
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the game log (JSON) to this file, for replaying the game later.")
+def run(file, players, seed, sets, bots, as_json, log_path) -> None:
+    """Play one game of FILE between bots and print the scores and the winners."""
+    game = _load_game(file, sets)
+    n = _check_players(game, players)
+    try:
+        result = play_game(game, n, seed, _bots_option(bots, n))
+    except RulesRuntimeError as err:
+        _fail_at_runtime(game, err, file, sets)
+    data = {"rules": file, **result.to_dict()}
+    if log_path:
+        _write_log(log_path, file, result, game)
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    if _stdout_is_terminal():
+        _run_table(result)
+    else:
+        _run_plain(result)
+
+
+def _write_log(log_path: str, file: str, result, game) -> None:
+    from ..engine.setlog import fold
+
+    log = {
+        "format": LOG_FORMAT,
+        "version": LOG_VERSION,
+        "rules": file,
+        "game": result.game,
+        "params": result.params,
+        "players": result.players,
+        "seed": result.seed,
+        "bots": result.bots,
+        "moves": fold(game, result.players, result.seed, result.moves),  # a set of cards: one record
+        "scores": result.scores,
+        "winners": result.winners,
+        "finding": result.finding,
+    }
+    try:
+        Path(log_path).write_text(_log_text(log), encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write the log {log_path}: {exc.strerror or exc}") from None
+
+
+def _log_text(log: dict) -> str:
+    """The log as JSON, one field per line and one move per line, so that logs diff well."""
+    fields = []
+    for key, value in log.items():
+        if key == "moves" and value:
+            body = ",\n".join("  " + json.dumps(m) for m in value)
+            fields.append(f' {json.dumps(key)}: [\n{body}\n ]')
+        else:
+            fields.append(f" {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(fields) + "\n}\n"
+
+
+def _winner_words(winners: list[int]) -> str:
+    if not winners:
+        return "none"
+    return ", ".join(f"player {w}" for w in winners) + (" (tied)" if len(winners) > 1 else "")
+
+
+def _run_plain(result) -> None:
+    click.echo(f"{result.game}: {result.players} players, seed {result.seed}, "
+               f"{_plural(result.length, 'move')}")
+    width = max(len(str(s)) for s in result.scores) if result.scores else 1
+    for i, score in enumerate(result.scores):
+        mark = "  winner" if i in result.winners else ""
+        click.echo(f"  player {i} ({result.bots[i]}): {score:>{width}}{mark}")
+    if result.finding:
+        click.echo(f"stopped: {result.finding}")
+    click.echo(f"winner{'s' if len(result.winners) > 1 else ''}: {_winner_words(result.winners)}")
+
+
+def _run_table(result) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title=f"{result.game}: {result.players} players, seed {result.seed}, "
+                        f"{_plural(result.length, 'move')}")
+    table.add_column("Player", justify="right")
+    table.add_column("Bot")
+    table.add_column("Score", justify="right")
+    table.add_column("")
+    for i, score in enumerate(result.scores):
+        won = i in result.winners
+        table.add_row(str(i), result.bots[i], str(score), "[bold green]winner[/]" if won else "",
+                      style="bold" if won else None)
+    console.print(table)
+    if result.finding:
+        console.print(f"[yellow]stopped:[/] {result.finding}", highlight=False)
+    console.print(f"winner{'s' if len(result.winners) > 1 else ''}: {_winner_words(result.winners)}",
+                  highlight=False)
+
+
+# ---- simulate
+
+
+@main.command("simulate")
+@click.argument("file")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Number of games to play.")
+@_common
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Local processes that play the games (the results do not depend on it).")
+@click.option("--dask", "dask", metavar="ADDRESS", default=None,
+              help="Play the games on the Dask scheduler at ADDRESS (tcp://host:8786) instead.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
+              help="Also write report.html (with plots) and report.json into this directory.")
+def simulate_command(file, games, players, seed, sets, bots, as_json, jobs, dask, report_dir) -> None:
+    """Play many games of FILE between bots and print win rates, scores and lengths."""
+    game = _load_game(file, sets)
+    n = _check_players(game, players)
+    bot_choice = _bots_option(bots, n)
+    if jobs > 1 or dask or report_dir:
+        from .scale import (
+            play_many,
+            prepare_report,
+            simulate_report,
+            stats_of,
+            throughput,
+        )
+
+        if report_dir:
+            prepare_report(report_dir)
+        run, seconds = play_many(game, file, sets, games, n, seed, bot_choice, jobs, dask, report_dir is not None)
+        stats = stats_of(game, run, games, n, seed, bot_choice)
+        throughput(games, seconds, jobs, dask)
+        if report_dir:
+            simulate_report(game, file, run, n, report_dir, stats)
+    else:
+        try:
+            started = time.perf_counter()
+            if _stderr_is_terminal():
+                stats = _simulate_with_bar(game, games, n, seed, bot_choice)
+                from .scale import throughput
+
+                throughput(games, time.perf_counter() - started, 1, None)
+            else:
+                stats = simulate(game, games, n, seed, bot_choice)
+        except RulesRuntimeError as err:
+            _fail_at_runtime(game, err, file, sets)
+    if as_json:
+        click.echo(json.dumps({"rules": file, **stats.to_dict()}))
+    elif _stdout_is_terminal():
+        _stats_table(stats)
+    else:
+        _stats_plain(stats)
+
+
+def _simulate_with_bar(game, games, n, seed, bots):
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(f"{game.name}", total=games)
+        return simulate(game, games, n, seed, bots, progress=lambda done, total: bar.update(task, completed=done))
+
+
+def _stats_summary(stats) -> list[str]:
+    return [
+        f"mean game length: {stats.mean_moves:.1f} moves (longest {stats.max_moves})",
+        f"stopped at the move bound: {stats.stopped} of {stats.games}",
+        f"games with a shared win: {stats.shared} (a shared win counts for each tied player)",
+    ]
+
+
+def _stats_plain(stats) -> None:
+    click.echo(f"{stats.game}: {_plural(stats.games, 'game')}, {stats.players} players, seed {stats.seed}")
+    for i in range(stats.players):
+        click.echo(f"  player {i} ({stats.bots[i]}): wins {stats.wins[i]}, win rate {stats.win_rate[i]:.3f}, "
+                   f"mean score {stats.mean_scores[i]:.2f}")
+    for line in _stats_summary(stats):
+        click.echo(line)
+
+
+def _stats_table(stats) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title=f"{stats.game}: {_plural(stats.games, 'game')}, {stats.players} players, seed {stats.seed}")
+    table.add_column("Player", justify="right")
+    table.add_column("Bot")
+    table.add_column("Wins", justify="right")
+    table.add_column("Win rate", justify="right")
+    table.add_column("Mean score", justify="right")
+    for i in range(stats.players):
+        table.add_row(str(i), stats.bots[i], str(stats.wins[i]), f"{stats.win_rate[i]:.1%}",
+                      f"{stats.mean_scores[i]:.2f}")
+    console.print(table)
+    for line in _stats_summary(stats):
+        console.print(line, highlight=False)

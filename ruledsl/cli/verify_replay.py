@@ -1,0 +1,259 @@
+"""``ruledsl verify`` and ``ruledsl replay``: a rules file's promises checked over many games, and a game log played again."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from ..engine.load import load
+from ..language.errors import ParameterError, RuledslError, RulesError
+from .common import (
+    EXIT_RULES,
+    LOG_FORMAT,
+    LOG_VERSION,
+    VERIFY_PROGRESS_SECONDS,
+    CliError,
+    _check_players,
+    _load_game,
+    _parse_sets,
+    _plural,
+    _print_diagnostics,
+    _stderr_is_terminal,
+    _unreadable,
+    main,
+)
+from .games import _log_text, _winner_words
+
+
+@main.command("verify")
+@click.argument("file")
+@click.option("--players", "-p", type=int, multiple=True,
+              help="Player count to try (repeatable) [default: every count the game allows].")
+@click.option("--examples", "-k", type=click.IntRange(min=1), default=25, show_default=True,
+              help="Games to play with checks after every step.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of hypothesis's search.")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Set a parameter of the rules file.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="Where to write the replay file of a failure [default: FILE's name + .failure.json].")
+@click.option("--shrink-seconds", type=click.FloatRange(min=0), default=30.0, show_default=True,
+              help="Time allowed for shortening a failing game.")
+@click.option("--coverage", "show_coverage", is_flag=True,
+              help="List every move, trigger, condition and rule line with how often the games reached it.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Split the games into this many independent searches run by as many processes "
+                   "(docs/scale.md).")
+def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds, show_coverage, jobs) -> None:
+    """Check FILE's rules with property-based testing: the engine's invariants and the file's own."""
+    from ..verify.checks import checks_of, verify
+
+    game = _load_game(file, sets)
+    counts = [_check_players(game, n) for n in players] or None
+    click.echo(f"verifying {game.name} ({file}): {_plural(examples, 'game')}, checks after every step:")
+    for name, what in checks_of(game):
+        click.echo(f"  - {name}: {what}")
+    progress = None
+    bar = None
+    if _stderr_is_terminal():
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        bar = Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                       transient=True)
+        task = bar.add_task("verify", total=examples)
+
+        def progress(report):
+            bar.update(task, completed=report.examples)
+
+        bar.start()
+    else:
+        started = time.monotonic()
+        shown = {"at": started}
+
+        def progress(report):  # off a terminal: a line now and then
+            now = time.monotonic()
+            if now - shown["at"] >= VERIFY_PROGRESS_SECONDS:
+                shown["at"] = now
+                click.echo(f"verify: {report.examples} of {_plural(examples, 'game')} done, "
+                           f"{_plural(report.steps, 'move')} checked, {now - started:.0f} s", err=True)
+    try:
+        if jobs > 1:
+            from ..verify.parallel import verify_parallel
+
+            def shards_done(done, total):
+                if bar is not None:
+                    bar.update(task, completed=done)
+
+            report = verify_parallel(game, file, _parse_sets(sets), counts, examples, seed, jobs, shrink_seconds,
+                                     shards_done)
+        else:
+            report = verify(game, counts, examples, seed, progress, shrink_seconds)
+    finally:
+        if bar is not None:
+            bar.stop()
+    if show_coverage:
+        click.echo("coverage (file:line: what: how often the games reached it):")
+        for item in report.coverage.items():
+            click.echo(f"  {'  ' if item.covered else '! '}{item.describe()}")
+    if report.ok:
+        click.echo(f"ok: every check held in {_plural(report.examples, 'game')} ({_plural(report.steps, 'move')}, "
+                   f"the longest {report.longest})")
+        click.echo(f"covered: {report.coverage.summary()}")
+        missed = report.coverage.missed()
+        if missed and not show_coverage:
+            click.echo(f"  not reached: {len(missed)} (list them with --coverage), e.g. {missed[0].describe()}")
+        return
+    failure = report.failure
+    click.echo(f"FAILED: {failure.check}: {failure.message}")
+    click.echo(f"shortest game found: {failure.players} players, seed {failure.seed}, "
+               f"{_plural(len(failure.moves), 'move')}"
+               + (" (shortening stopped at --shrink-seconds)" if report.shrink_stopped else "") + ":")
+    _echo_moves(_describe_moves(game, failure.players, failure.seed, failure.moves))
+    target = out_path or (Path(file).name.removesuffix(".rules") + ".failure.json")
+    from ..engine.setlog import fold
+
+    log = failure.to_log(file, game.params)
+    log["moves"] = fold(game, failure.players, failure.seed, failure.moves)  # a set of cards: one record
+    try:
+        Path(target).write_text(_log_text(log), encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write the replay file {target}: {exc.strerror or exc}") from None
+    click.echo(f"replay file: {target}  (run: ruledsl replay {target})")
+    raise click.exceptions.Exit(EXIT_RULES)
+
+
+def _echo_moves(texts: list[str], keep: int = 25) -> None:
+    """Numbered moves; a long game shows its first and last moves only."""
+    numbered = [f"  {i:>3}. {text}" for i, text in enumerate(texts, 1)]
+    if len(numbered) > 2 * keep + 1:
+        hidden = len(numbered) - 2 * keep
+        numbered = numbered[:keep] + [f"  ... {hidden} moves not shown (all are in the replay file) ..."] + \
+            numbered[-keep:]
+    for line in numbered:
+        click.echo(line)
+
+
+def _describe_moves(game, players, seed, moves) -> list[str]:
+    """The moves of a game in words, as far as they can be replayed; a set of cards is one move."""
+    from ..engine.setlog import describe, fold, is_record, unfold
+
+    moves = fold(game, players, seed, unfold(moves))
+    out = []
+    try:
+        s = game.new_game(players, seed)
+        for m in moves:
+            who = s.current_player
+            out.append(f"player {who}: {describe(game.program, m) if is_record(m) else s.describe(m)}")
+            for step in unfold([m]):
+                s.apply(step)
+    except RuledslError:
+        pass
+    out.extend(str(m) for m in moves[len(out):])
+    return out
+
+
+@main.command("replay")
+@click.argument("log_file", metavar="LOG.json")
+@click.option("--rules", "rules_path", default=None, help="The rules file to use instead of the one the log names.")
+@click.option("--quiet", "-q", is_flag=True, help="Do not list the moves.")
+def replay_command(log_file, rules_path, quiet) -> None:
+    """Re-run a game log (from `run --log` or a `verify` failure) with every check, to its last step."""
+    from ..verify.checks import LOG_MISMATCH, replay_log
+
+    log, rules, game, n = _game_of_log(log_file, rules_path)
+    if not quiet:
+        for i, text in enumerate(_describe_moves(game, n, log["seed"], log["moves"]), 1):
+            click.echo(f"  {i:>3}. {text}")  # replay lists every move: it is what a log is read for
+    broken, made = replay_log(game, {"players": n, "seed": log["seed"], "moves": log["moves"]})
+    if broken is not None and broken.check == LOG_MISMATCH:
+        raise CliError(f"{log_file} does not fit {rules}: {broken.message}", EXIT_RULES)
+    if broken is not None:
+        click.echo(f"FAILED after move {made}: {broken.check}: {broken.message}")
+        raise click.exceptions.Exit(EXIT_RULES)
+    recorded = log.get("failure")
+    if recorded:
+        click.echo(f"the recorded failure ({recorded.get('check')}) did not happen: every check held "
+                   f"through {_plural(made, 'move')}")
+        raise click.exceptions.Exit(EXIT_RULES)
+    state = game.replay(n, log["seed"], log["moves"])
+    status = "game over" if state.is_over else f"player {state.current_player} to decide `{state.decision}`"
+    click.echo(f"ok: {_plural(made, 'move')} replayed, every check held; {status}")
+    if state.is_over:
+        click.echo(f"scores: {state.scores}; winners: {_winner_words(state.winners)}")
+
+
+def _game_of_log(log_file: str, rules_path: str | None):
+    """Read a game log and load the rules it names: (log, rules file, game, player count).
+
+    A log that cannot be read or is not a log is a usage error (2); rules that are broken, or
+    that the log's parameters or player count do not fit, are the rules' fault (1)."""
+    try:
+        data = Path(log_file).read_bytes()
+    except OSError as exc:
+        raise CliError(f"cannot read {log_file}: {exc.strerror or exc}") from None
+    try:
+        raw = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{log_file} is not a game log: it is not UTF-8 text "
+                       f"(byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
+    log = _read_log(raw, log_file)
+    rules = rules_path or _find_rules(log["rules"], log_file)
+    reason = _unreadable(rules)
+    if reason:
+        raise CliError(f"{reason} (the rules of {log_file}; use --rules)")
+    params = log.get("params") or {}
+    try:
+        game = load(rules, params=params)
+    except RulesError as err:
+        _print_diagnostics(err.diagnostics)
+        click.echo(_plural(len(err.diagnostics), "error"), err=True)
+        raise click.exceptions.Exit(EXIT_RULES) from None
+    except ParameterError as err:
+        raise CliError(f"the log's parameters do not fit {rules}: {err}", EXIT_RULES) from None
+    try:
+        n = game.player_count(log["players"])
+    except ParameterError as err:
+        raise CliError(f"the log's player count does not fit {rules}: {err}", EXIT_RULES) from None
+    return log, rules, game, n
+
+
+def _read_log(raw: str, name: str) -> dict:
+    from ..engine.setlog import is_record, unfold
+
+    try:
+        log = json.loads(raw)
+    except ValueError as exc:
+        raise CliError(f"{name} is not a game log: not JSON ({exc})") from None
+    if not isinstance(log, dict) or log.get("format") != LOG_FORMAT:
+        raise CliError(f"{name} is not a game log: its 'format' is not {LOG_FORMAT!r}")
+    if log.get("version") != LOG_VERSION:
+        raise CliError(f"{name} is a version {log.get('version')!r} log; this ruledsl reads version {LOG_VERSION}")
+    checks = {
+        "rules": (lambda v: isinstance(v, str) and v, "the path of the rules file"),
+        "players": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a player count"),
+        "seed": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
+        "moves": (lambda v: isinstance(v, list) and all(is_record(m) or (
+            isinstance(m, list) and m and isinstance(m[0], str)
+            and all(isinstance(a, int) and not isinstance(a, bool) for a in m[1:])) for m in v),
+            "a list of moves like [\"play\", 17] or sets of cards like [\"attack\", [3, 17]]"),
+        "params": (lambda v: v is None or isinstance(v, dict), "an object of parameters"),
+    }
+    for key, (ok, what) in checks.items():
+        if not ok(log.get(key)):
+            raise CliError(f"{name} is not a valid game log: '{key}' should be {what}")
+    log["moves"] = unfold(log["moves"])  # the engine's steps: a set record stands for its steps
+    return log
+
+
+def _find_rules(path: str, log_file: str) -> str:
+    for candidate in (Path(path), Path(log_file).parent / path):
+        if candidate.is_file():
+            return str(candidate)
+    raise CliError(f"the log names the rules file {path}, which is not there (use --rules)")

@@ -1,0 +1,534 @@
+"""Compiling expressions: names, operators, quantifiers and folds, zone and variable references.
+
+:class:`Expressions` is the part of the compiler (:mod:`ruledsl.compiler.compiler`)
+that turns an expression node into a closure ``f(state, locals)`` and, where it
+can, into Python source for the generated flow (``comp.gen``). Defines are
+inlined at each use. Calls of built-in functions are :mod:`.calls`; picks and
+keys are :mod:`.picking`.
+"""
+
+from __future__ import annotations
+
+from ..checker import types as T
+from ..checker.limits import checked_range, index_fits
+from ..language import ast as A
+from ..language.errors import RulesRuntimeError
+from .members import grown_index
+from .picking import best_fn, pick_fn, players_fn, tuple_fn
+from .program import Option, _const, _local, _runtime
+from .purity import card_local, condition_key, each_loop, local_test, tabled_aggregate
+from .rng import randbelow
+
+
+class Expressions:
+    """Expressions to closures (a mixin of the compiler; see the module's docstring)."""
+
+    def expr(self, e, env=None, statics=None):
+        """Compile an expression to (closure, type)."""
+        m = self.m
+        if isinstance(e, A.IntLit):
+            return _const(e.value), T.INT
+        if isinstance(e, A.StrLit):
+            return _const(e.value), T.STR
+        if isinstance(e, A.BoolLit):
+            return _const(e.value), T.BOOL
+        if isinstance(e, A.NoneLit):
+            return _const(None), T.NONE
+        if isinstance(e, A.Name):
+            return self.name(e, statics)
+        if isinstance(e, A.Attr) and e in m.member_refs:
+            full = m.member_refs[e]
+            if full in m.zones:
+                return self.zone_index(full, e.obj.indices, e.span), m.zones[full].type
+            return self.var_read(full, e.obj.indices, e.span), m.vars[full].type
+        if isinstance(e, A.Has):
+            obj, _ = self.expr(e.obj, statics=statics)
+            table = self.name_for(self.kind_has.get(e.name, ()), "has_")
+            if e.name in ("kind", "id"):
+                return self.gen(f"({self.src(obj)} is not None)"), T.BOOL
+            if e.name not in self.kind_has:
+                return _const(False), T.BOOL
+            o = self.src(obj)
+            return self.gen(f"({o} is not None and {table}[{o}])"), T.BOOL
+        if isinstance(e, A.Attr):
+            obj, _ = self.expr(e.obj, statics=statics)
+            span = e.span
+            name = e.name
+            if name == "kind":
+                kinds = self.card_kind
+
+                def kind_of(s, L):
+                    c = obj(s, L)
+                    if c is None:
+                        _runtime("`.kind` of no card", span)
+                    return kinds[c]
+
+                return kind_of, T.KIND
+            if name == "id":
+                return obj, T.INT
+            column = self.name_for(self.card_attrs[name], "a_" + name + "_")
+            return self.gen(f"{column}[{self.src(obj)}]"), m.attributes[name]
+        if isinstance(e, A.Index):
+            name = e.obj.name
+            if name in m.zones:
+                return self.zone_index(name, e.indices, e.span), m.zones[name].type
+            return self.var_read(name, e.indices, e.span), m.vars[name].type
+        if isinstance(e, A.Call):
+            return self.call(e, statics)
+        if isinstance(e, A.Aggregate):
+            if e.func in ("first", "sorted") or e.start is not None:
+                return pick_fn(self, e)
+            return self.aggregate(e)
+        if isinstance(e, A.Best):
+            return best_fn(self, e)
+        if isinstance(e, A.TupleLit):
+            return tuple_fn(self, e), T.KEY
+        if isinstance(e, A.Fold):
+            return self.fold(e)
+        if isinstance(e, A.SetLit):
+            items = [self.expr(i, statics=statics) for i in e.items]
+            fns = [f for f, _ in items]
+            t = next((t for _, t in items if t != T.ANY), T.ANY)
+            if all(getattr(f, "constant", False) for f in fns):
+                values = tuple(f(None, None) for f in fns)
+                fn = _const(values)
+            else:
+                def fn(s, L):
+                    return tuple(f(s, L) for f in fns)
+            return fn, T.set_of(t)
+        if isinstance(e, A.Range):
+            lo, _ = self.expr(e.low, statics=statics)
+            hi, _ = self.expr(e.high, statics=statics)
+
+            span = e.span
+
+            def rng(s, L):
+                return checked_range(lo(s, L), hi(s, L), span)
+
+            return rng, T.RANGE
+        if isinstance(e, A.IfExpr):
+            c, _ = self.expr(e.cond, statics=statics)
+            a, ta = self.expr(e.then, statics=statics)
+            b, tb = self.expr(e.otherwise, statics=statics)
+
+            fn = self.gen(f"({self.src(a)} if {self.src(c)} else {self.src(b)})")
+            return fn, (tb if ta in (T.NONE, T.ANY) else ta)
+        if isinstance(e, A.BinOp):
+            return self.binop(e, statics)
+        if isinstance(e, A.Not):
+            f, _ = self.expr(e.operand, statics=statics)
+            if getattr(f, "constant", False):
+                return _const(not f(None, None)), T.BOOL
+            return self.gen(f"(not {self.src(f)})"), T.BOOL
+        if isinstance(e, A.Neg):
+            f, _ = self.expr(e.operand, statics=statics)
+            if getattr(f, "constant", False):
+                return _const(-f(None, None)), T.INT
+            return self.gen(f"(-{self.src(f)})"), T.INT
+        raise AssertionError(f"cannot compile {type(e).__name__}")
+
+    def name(self, e: A.Name, statics):
+        m = self.m
+        n = e.name
+        if statics is not None:
+            if n in statics:
+                return _const(statics[n]), T.ANY
+            if n in m.enum_values:
+                return _const(m.enum_values[n][1]), T.enum(m.enum_values[n][0])
+            return _const(self.params[n]), T.ANY
+        b = m.bindings.get(e)
+        if b is not None:
+            if b in self.env:
+                return self.env[b]
+            return _local(self.slot(b)), b.type
+        if n == "player_count":
+            return self.gen("s.n"), T.INT
+        if n == "current":
+            fn = self.gen("s.current")
+            fn.valid_player = True  # `turns` checks it, scenarios and saves too
+            return fn, T.PLAYER
+        if n == "players":
+            return players_fn(self), T.PLAYERS
+        if n in m.params:
+            v = self.params[n]
+            return _const(v), T.BOOL if isinstance(v, bool) else T.INT if isinstance(v, int) else T.STR
+        if n in m.vars:
+            slot = self.var_families[n][0]
+            return self.gen(f"s.vars[{slot}]"), m.vars[n].type
+        if n in m.defines:
+            return self.inline_define(m.defines[n], [])
+        if n in m.enum_values:
+            return _const(m.enum_values[n][1]), T.enum(m.enum_values[n][0])
+        if n in m.enums:
+            count = len(m.enums[n].values)
+            return _const(range(count)), T.enum_type(n)
+        if n in m.kinds:
+            return _const(n), T.KIND
+        if n in m.zones:
+            return _const(self.zone_families[n][0]), m.zones[n].type
+        raise AssertionError(f"unresolved name {n}")
+
+    def inline_define(self, d: A.DefineDef, args: list):
+        saved = {}
+        for pname, arg in zip(d.params, args):
+            b = self._binding(d, pname)
+            saved[b] = self.env.get(b)
+            self.env[b] = arg
+        try:
+            return self.expr(d.body)
+        finally:
+            for b, old in saved.items():
+                if old is None:
+                    self.env.pop(b, None)
+                else:
+                    self.env[b] = old
+
+    def call_define(self, d: A.DefineDef, args: list):
+        """Inline a define; an argument that is more than a constant or a local is worked out once,
+        into a slot of its own, before the body runs."""
+        simple = []
+        staged = []
+        for pname, (fn, t) in zip(d.params, args):
+            text = getattr(fn, "src", None)
+            if getattr(fn, "constant", False) or (text is not None and "(" not in text):
+                simple.append((fn, t))  # cheap to repeat: the body reads it in place
+            else:
+                slot = self.slot(self._binding(d, pname))
+                staged.append((slot, fn))
+                simple.append((_local(slot), t))
+        body, t = self.inline_define(d, simple)
+        if not staged:
+            return body, t
+        if len(staged) == 1:
+            (k, a), = staged
+
+            def call1(s, L):
+                L[k] = a(s, L)
+                return body(s, L)
+
+            return call1, t
+        if len(staged) == 2:
+            (k1, a1), (k2, a2) = staged
+
+            def call2(s, L):
+                v1 = a1(s, L)
+                L[k2] = a2(s, L)
+                L[k1] = v1
+                return body(s, L)
+
+            return call2, t
+
+        def call(s, L):
+            values = [a(s, L) for _, a in staged]
+            for (k, _), v in zip(staged, values):
+                L[k] = v
+            return body(s, L)
+
+        return call, t
+
+    def _index_fn(self, dims, sizes, indices, name, span):
+        fns = [self.expr(i)[0] for i in indices]
+        if dims and dims[-1][0] == "grow":
+            return grown_index(self, dims, sizes, fns, name, span)
+        return self.index_checks(dims, sizes, fns, name, span)
+
+    def index_checks(self, dims, sizes, fns, name, span):
+        """A closure giving the flat position of an index in a family of fixed size, checked."""
+        if all(getattr(f, "constant", False) for f in fns):
+            values = [f(None, None) for f in fns]
+            if index_fits(dims, sizes, values, self.m.min_players):
+                return _const(self._flat(dims, sizes, values))
+            # else: checked while playing, where a bad index is a finding at this rule
+        checks = []
+        for dim, size in zip(dims, sizes):
+            checks.append((dim[1] if dim[0] in ("range", "grow") else 0, size, dim[0] == "player"))
+        if len(fns) == 1 and dims[0][0] == "enum":
+            return fns[0]  # enum values come only from enum-typed expressions
+        constant = getattr(fns[0], "constant", False)
+        if len(fns) == 1 and dims[0][0] == "player" and getattr(fns[0], "valid_player", False):
+            return fns[0]
+        if len(fns) == 1 and dims[0][0] == "player" and "(" not in self.src(fns[0]) and not constant:
+            v = self.src(fns[0])
+
+            def outside(value):
+                if value is None:
+                    _runtime(f"`{name}[...]`: the index is none", span)
+                _runtime(f"`{name}[{value}]` is outside `{name}`", span)
+
+            return self.gen(f"({v} if {v} is not None and 0 <= {v} < s.n else {self.name_for(outside, 'bad')}({v}))")
+        if len(fns) == 1:
+            f = fns[0]
+            low, size, is_player = checks[0]
+
+            def one(s, L):
+                v = f(s, L)
+                if v is None:
+                    _runtime(f"`{name}[...]`: the index is none", span)
+                i = v - low
+                if not 0 <= i < (s.n if is_player else size):
+                    _runtime(f"`{name}[{v}]` is outside `{name}`", span)
+                return i
+
+            return one
+
+        def many(s, L):
+            flat = 0
+            for f, (low, size, is_player) in zip(fns, checks):
+                v = f(s, L)
+                if v is None:
+                    _runtime(f"`{name}[...]`: an index is none", span)
+                i = v - low
+                if not 0 <= i < (s.n if is_player else size):
+                    _runtime(f"`{name}[...]`: index {v} is out of range", span)
+                flat = flat * size + i
+            return flat
+
+        return many
+
+    def zone_index(self, name, indices, span):
+        base, sizes, dims = self.zone_families[name]
+        idx = self._index_fn(dims, sizes, indices, name, span)
+        if getattr(idx, "constant", False):
+            return _const(base + idx(None, None))
+        if base == 0:
+            return idx
+        return self.gen(f"({base} + {self.src(idx)})")
+
+    def zone_ref(self, ref: A.ZoneRef):
+        name = ref.name if ref.member is None else f"{ref.name}.{ref.member}"
+        return self.zone_index(name, ref.indices, ref.span)
+
+    def var_read(self, name, indices, span):
+        base, sizes, dims = self.var_families[name]
+        idx = self._index_fn(dims, sizes, indices, name, span)
+        if getattr(idx, "constant", False):
+            return self.gen(f"s.vars[{base + idx(None, None)}]")
+        if base == 0:
+            return self.gen(f"s.vars[{self.src(idx)}]")
+        return self.gen(f"s.vars[{base} + {self.src(idx)}]")
+
+    def cards(self, fn, t, span):
+        """A closure giving a list of card ids from a zone, a track or a card list."""
+        if t == T.ZONE:
+            return self.gen(f"s.zones[{self.src(fn)}]")
+        if t == T.TRACK:
+            zones = self.zone_list
+
+            def track_cards(s, L):
+                places = s.places
+                return [c for p in zones[fn(s, L)].places if (c := places[p]) >= 0]
+
+            return track_cards
+        if t == T.CARDS:
+            return fn
+        if t == T.ANY:
+            zones = self.zone_list
+
+            def anything(s, L):
+                v = fn(s, L)
+                if isinstance(v, int):
+                    z = zones[v]
+                    if z.places:
+                        return [c for c in (s.places[p] for p in z.places) if c >= 0]
+                    return s.zones[v]
+                return v
+
+            return anything
+        raise AssertionError(f"not a card source: {t}")
+
+    def card_list(self, fn, t, span):
+        """A card or a source of cards, as a list (`a + b` of two cards is a list of two)."""
+        if t != T.CARD:
+            return self.cards(fn, t, span)
+
+        def one(s, L):
+            c = fn(s, L)
+            if c is None:
+                _runtime("`+`: one side is no card (none)", span)
+            return [c]
+
+        return one
+
+    def option(self, o) -> Option:
+        """A move of a decision, its parameters bound; its body starts at the next step."""
+        params, kinds = [], []
+        for p in o.params:
+            b = self._binding(p, p.name)
+            slot = self.slot(b)
+            dfn, dt = self.expr(p.domain)
+            self.env[b] = (_local(slot), T.element(dt) or T.ANY)
+            params.append((slot, self.domain(dfn, dt, p.domain.span)))
+            kinds.append(T.element(dt) or T.ANY)
+        where = self.expr(o.where)[0] if o.where is not None else None
+        key = card_slot = None
+        if len(o.params) == 1 and kinds[0] == T.CARD and where is not None:
+            key = condition_key(self, o.where, self._binding(o.params[0], o.params[0].name))
+        elif not o.params and where is not None:
+            card_slot, key = card_local(self, o.where) or (None, None)
+        return Option(o.name, params, where, len(self.code), kinds, o.span, key, card_slot)
+
+    def domain(self, fn, t, span):
+        """A closure giving the values a domain runs over."""
+        if t in T.CARD_SOURCES or t == T.ANY:
+            return self.cards(fn, t, span)
+        return fn
+
+    def _quantified(self, e):
+        b = self._binding(e, e.var)
+        slot = self.slot(b)
+        dfn, dt = self.expr(e.domain)
+        var = _local(slot)
+        if isinstance(e.domain, A.Name) and e.domain.name == "players" and e.domain not in self.m.bindings:
+            var.valid_player = True  # only ever one of the players while the quantifier runs
+        self.env[b] = (var, T.element(dt) or T.ANY)
+        dom = self.domain(dfn, dt, e.domain.span)
+        where = self.expr(e.where)[0] if e.where is not None else None
+        return slot, dom, where
+
+    def aggregate(self, e: A.Aggregate):
+        slot, dom, where = self._quantified(e)
+        func, span = e.func, e.span
+        b = self._binding(e, e.var)
+        if func in ("any", "all", "count", "cards") and where is not None and self.env[b][1] == T.CARD:
+            slots = condition_key(self, e.where, b)
+            if slots is not None:
+                return tabled_aggregate(self, func, slot, dom, where, slots), (
+                    T.CARDS if func == "cards" else T.INT if func == "count" else T.BOOL)
+        if func in ("any", "all", "count", "cards"):
+            d = self.src(dom)
+            if ":=" in d:
+                d = f"{self.name_for(dom, 'f')}(s, L)"
+            w = self.src(where) if where is not None else None
+            kind = T.CARDS if func == "cards" else T.INT if func == "count" else T.BOOL
+            loop = f"for L[{slot}] in {d}:"
+            fast = local_test(w, slot) if w and func != "cards" else None
+            if fast is not None:  # the element in a Python local while the loop runs
+                return self.gen_def(each_loop(func, slot, d, fast)), kind
+            if func == "any":  # a plain loop in a function of its own: cheaper than a generator
+                return (self.gen_def([loop, f"    if {w}:", "        return True", "return False"]) if w
+                        else self.gen(f"(len({d}) > 0)")), kind
+            if func == "all":
+                return (self.gen_def([loop, f"    if not {w}:", "        return False", "return True"]) if w
+                        else _const(True)), kind
+            if func == "count":
+                return (self.gen_def(["_n = 0", loop, f"    if {w}:", "        _n += 1", "return _n"]) if w
+                        else self.gen(f"len({d})")), kind
+            return self.gen(f"[L[{slot}] for L[{slot}] in {d} if {w}]" if w else f"[*{d}]"), kind
+        if func == "any":
+            if where is None:
+                return (lambda s, L: len(dom(s, L)) > 0), T.BOOL
+
+            def any_(s, L):
+                for v in dom(s, L):
+                    L[slot] = v
+                    if where(s, L):
+                        return True
+                return False
+
+            return any_, T.BOOL
+        if func == "all":
+            if where is None:
+                return _const(True), T.BOOL
+
+            def all_(s, L):
+                for v in dom(s, L):
+                    L[slot] = v
+                    if not where(s, L):
+                        return False
+                return True
+
+            return all_, T.BOOL
+
+        def select(s, L):
+            if where is None:
+                return list(dom(s, L))
+            out = []
+            for v in dom(s, L):
+                L[slot] = v
+                if where(s, L):
+                    out.append(v)
+            return out
+
+        if func == "count":
+            return (lambda s, L: len(select(s, L))), T.INT
+        if func == "cards":
+            return select, T.CARDS
+
+        def random_(s, L):
+            chosen = select(s, L)
+            if not chosen:
+                _runtime("`random(...)`: there is nothing to pick", span)
+            return chosen[randbelow(s, len(chosen))]
+
+        return random_, T.element(self.expr(e.domain)[1]) or T.ANY
+
+    def fold(self, e: A.Fold):
+        slot, dom, where = self._quantified(e)
+        value = self.expr(e.expr)[0]
+        func, span = e.func, e.span
+
+        def fold(s, L):
+            values = []
+            for v in dom(s, L):
+                L[slot] = v
+                if where is None or where(s, L):
+                    values.append(value(s, L))
+            if func == "sum":
+                return sum(values)
+            if func == "list":
+                return values
+            if not values:
+                _runtime(f"`{func}(...)` of nothing", span)
+            return min(values) if func == "min" else max(values)
+
+        return fold, (T.KEY if func == "list" else T.INT)
+
+    def binop(self, e: A.BinOp, statics):
+        lf, lt = self.expr(e.left, statics=statics)
+        rf, rt = self.expr(e.right, statics=statics)
+        op, span = e.op, e.span
+        if op in ("and", "or"):
+            return self.gen(f"({self.src(lf)} {op} {self.src(rf)})"), T.BOOL
+        if op in ("in", "not in"):
+            dom = self.domain(rf, rt, span)
+            if getattr(dom, "constant", False):
+                values = dom(None, None)
+                where = self.name_for(frozenset(values) if isinstance(values, tuple) else values, "c")
+            else:
+                where = self.src(dom)
+            return self.gen(f"({self.src(lf)} {op} {where})"), T.BOOL
+        if op == "+" and (lt in T.CARD_SOURCES or rt in T.CARD_SOURCES or T.CARD in (lt, rt)):
+            a, b = self.card_list(lf, lt, span), self.card_list(rf, rt, span)
+            if getattr(a, "src", None) is not None and getattr(b, "src", None) is not None:
+                return self.gen(f"[*{a.src}, *{b.src}]"), T.CARDS
+            return (lambda s, L: list(a(s, L)) + list(b(s, L))), T.CARDS
+        result, _ = T.binop(op, lt, rt)
+        divisor = rf(None, None) if getattr(rf, "constant", False) else None
+        if op in ("/", "%") and type(divisor) is int and divisor != 0:
+            fn = self.gen(f"({self.src(lf)} {'//' if op == '/' else '%'} {divisor})")
+        elif op == "/":
+            def div(s, L):
+                d = rf(s, L)
+                if d == 0:
+                    _runtime("division by zero", span)
+                return lf(s, L) // d
+
+            fn = div
+        elif op == "%":
+            def mod(s, L):
+                d = rf(s, L)
+                if d == 0:
+                    _runtime("division by zero", span)
+                return lf(s, L) % d
+
+            fn = mod
+        else:
+            fn = self.gen(f"({self.src(lf)} {op} {self.src(rf)})")
+        if getattr(lf, "constant", False) and getattr(rf, "constant", False):
+            try:
+                return _const(fn(None, None)), result
+            except (RulesRuntimeError, TypeError):
+                pass  # reported when the rule runs, with its position
+        return fn, result
+
+    # ------------------------------------------------------------ statements

@@ -1,0 +1,570 @@
+"""A compiled program's steps as one generated Python module: the fast path of the engine.
+
+The compiler turns the flow into a flat list of steps with jumps (compile.py),
+so that where a game stands is plain data (a program counter). Running that
+list one step at a time costs a dispatch per step; this module writes the list
+out once more as Python source, compiles it, and the engine runs that instead:
+
+- every step where the flow may start or jump to (a *leader*: the start, a
+  jump's target, the body of a move) gets one function that runs the steps
+  from there up to the next unconditional jump, decision or end, and returns
+  the step to go on from (or -1: a decision is pending, or the game is over);
+  a conditional jump inside is an ``if`` that returns its target;
+- the effects and conditions whose compiled closure carries its own source
+  text (``fn.src`` for an expression, ``fn.stmt`` for a statement) are written
+  in place; the others are called;
+- the trigger check (every trigger's condition, first declared first, until
+  none holds) is one function, and a trigger's body is run the same way;
+- each decision gets one function that lists its legal moves, with the moves
+  themselves built once per program and shared (a Move is immutable).
+
+The state stays plain data and the step numbers stay the program's: the
+generated code reads and writes the same State fields the step list does, so
+clone, save, replay and verify see no difference. A runtime error is traced
+back to the step it happened in through the generated line it was raised on,
+so it still names the rules line. ``source`` is what
+``ruledsl compile --emit-python`` prints.
+
+Nothing of a rules file's text reaches the generated code: it is built from
+step numbers, slots and names the compiler made, and from the source texts of
+the compiler's own generated expressions.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .purity import CardTable
+from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
+
+ALIASED = ("vars", "zones", "places", "loc")  # State fields bound to a local in a generated function
+MAX_TRACE = 400  # steps written into one function before it hands over to the next
+MAX_UNROLL = 4  # a trigger over at most this many constant values is checked without a loop
+MAX_FOLLOW = 60  # a jump is followed into the same function only within this many steps of its start
+
+
+class Interned(dict):
+    """The moves of one option, made once: ``table[args]`` -> Move(name, args)."""
+
+    def __init__(self, make, name: str, one: bool):
+        super().__init__()
+        self.make, self.name, self.one = make, name, one
+
+    def __missing__(self, key):
+        move = self[key] = self.make(self.name, (key,) if self.one else key)
+        return move
+
+
+class Flow:
+    """The generated functions of one program, and how to map a generated line back to its step."""
+
+    def __init__(self, program, move_class, max_firings: int):
+        self.program = program
+        self.filename = f"<ruledsl generated: {program.name}>"
+        self.line_span: list = []  # generated line (0-based) -> the span of its rule, or None
+        self.lines: list = []
+        self.ns: dict = {}
+        code = program.code
+        trig_start = min((t.body for t in program.triggers), default=len(code))
+        self.trig_start = trig_start
+        leaders = {0}
+        for pc, (kind, a, b, _span) in enumerate(code):
+            if kind == JUMP:
+                leaders.add(a)
+            elif kind == JUMP_IF_NOT:
+                leaders.add(b)
+        for choice in program.choices:
+            for o in choice.options:
+                leaders.add(o.body)
+        for t in program.triggers:
+            leaders.add(t.body)
+        leaders = sorted(x for x in leaders if x is not None and 0 <= x < len(code))
+        self.watched = program.trigger_mask if program.triggers else 0
+        self._emit_header(max_firings)
+        # each decision's listing of its moves, written first: a stretch that stops at a decision lists
+        # its moves in place (no call); _mN, the same lines as a function, serves states set up otherwise
+        self.listings = []
+        for cid, choice in enumerate(program.choices):
+            kept = self.lines, self.line_span
+            self.lines, self.line_span = [], []
+            self._moves_fn(cid, choice, move_class)
+            self.listings.append(self.lines)
+            self.lines, self.line_span = kept
+        for pc in leaders:
+            first = len(self.lines)
+            self._trace(pc)
+            self._alias(first)
+        first = len(self.lines)
+        self._fire_fn()
+        self._alias(first)
+        self.options = []  # per decision: {(name, number of args): option}
+        for cid, choice in enumerate(program.choices):
+            first = len(self.lines)
+            for text in self.listings[cid]:
+                self._line(text)
+            self._alias(first)
+            self.options.append({(o.name, len(o.params)): o for o in choice.options})
+        self.source = "\n".join(self.lines) + "\n"
+        ns = dict(getattr(program, "namespace", None) or {})
+        ns.update(self.ns)
+        ns["__builtins__"] = {"any": any, "all": all, "sum": sum, "len": len, "list": list, "min": min,
+                              "max": max, "int": int, "range": range, "AssertionError": AssertionError}
+        self.blocks = [None] * len(code)
+        ns["_BLOCKS"] = self.blocks
+        exec(compile(self.source, self.filename, "exec"), ns)  # noqa: S102 - source built here, not by the user
+        for pc in leaders:
+            self.blocks[pc] = ns[f"_b{pc}"]
+        self.fire = ns["_fire"]
+        self.moves = [ns[f"_m{cid}"] for cid in range(len(program.choices))]
+        self.limit = program.limit
+        # per decision: {(name, number of args): (number of args, the step its body starts at, its slots,
+        # the function of that step)}; `entries`: the same by name only (one of them where a name comes
+        # with several numbers of args)
+        self.entries_by_arity = []
+        self.entries = []
+        for choice in program.choices:
+            every = {(o.name, len(o.params)): (len(o.params), o.body, tuple(slot for slot, _ in o.params),
+                                               self.blocks[o.body])
+                     for o in choice.options}
+            self.entries_by_arity.append(every)
+            self.entries.append({name: entry for (name, _), entry in every.items()})
+
+    def listing(self) -> str:
+        """The generated module, then what each name it uses stands for: the compiler's generated
+        expressions and functions with their source, tables in short, other closures by their job."""
+        import re
+
+        ns = dict(getattr(self.program, "namespace", None) or {})
+        ns.update(self.ns)
+        out = [self.source, "", "# ---- the names used above " + "-" * 40]
+        seen: set = set()
+        todo = sorted(set(re.findall(r"\b_[A-Za-z]\w*", self.source)))
+        while todo:
+            name = todo.pop(0)
+            if name in seen or name not in ns:
+                continue
+            seen.add(name)
+            value = ns[name]
+            text = getattr(value, "src", None)
+            getattr(value, "__code__", None)
+            if callable(value) and text is not None and not text.startswith(name + "("):
+                out.append(f"# {name} = lambda s, L: {text}")
+            elif getattr(value, "definition", None):
+                out.extend("# " + line for line in value.definition.rstrip().split("\n"))
+                text = value.definition
+            elif isinstance(value, (list, tuple, range, frozenset, dict, int, str)) and not callable(value):
+                shown = repr(value)
+                out.append(f"# {name} = {shown if len(shown) <= 100 else shown[:97] + '...'}")
+            else:
+                out.append(f"# {name}: {_describe(value)}")
+            if text:
+                todo.extend(sorted(set(re.findall(r"\b_[A-Za-z]\w*", text)) - seen))
+        return "\n".join(out) + "\n"
+
+    # ------------------------------------------------------------ writing
+
+    def _line(self, text: str, pc=None) -> None:
+        """One generated line; ``pc`` is its step number (or a Span) for errors raised on it."""
+        self.lines.append(text)
+        if isinstance(pc, int):
+            pc = self.program.code[pc][3] if 0 <= pc < len(self.program.code) else None
+        self.line_span.append(pc)
+
+    def _alias(self, first: int) -> None:
+        """In the function written from line ``first`` on: the State's lists read more than once
+        (``s.vars``, ``s.zones``, ...) through a Python local bound once at its start. They are never
+        replaced while the flow runs, only changed in place."""
+        lines = self.lines
+        start = next(i for i in range(first, len(lines)) if lines[i].startswith("def "))
+        body = "\n".join(lines[start + 1:])
+        names = [f for f in ALIASED if len(re.findall(rf"(?<![\w.])s\.{f}\b", body)) >= 2]
+        if not names:
+            return
+        for i in range(start + 1, len(lines)):
+            for f in names:
+                lines[i] = re.sub(rf"(?<![\w.])s\.{f}\b", f"_s_{f}", lines[i])
+        lines.insert(start + 1, "    " + "; ".join(f"_s_{f} = s.{f}" for f in names))
+        self.line_span.insert(start + 1, None)
+
+    def _name(self, prefix: str, value) -> str:
+        name = f"_{prefix}{len(self.ns)}"
+        self.ns[name] = value
+        return name
+
+    def _expr(self, fn) -> str:
+        text = getattr(fn, "src", None)
+        if text is not None:
+            return text
+        return f"{self._name('Xx', fn)}(s, L)"
+
+    def _emit_header(self, max_firings: int) -> None:
+        p = self.program
+        self._line(f"# The generated steps of the rules of {p.name!r}: {len(p.code)} steps, "
+                   f"{len(p.choices)} decision(s), {len(p.triggers)} trigger(s).")
+        self._line("# s: the State; L: the flow's locals (s.locals). _bN runs the steps from step N and returns")
+        self._line("# the step to go on from (-1: a decision is pending or the game is over); _mN lists the legal")
+        self._line("# moves of decision N; _fire runs the triggers. A comment names the rules line of each step;")
+        self._line("# the names the code uses are listed at the end.")
+        self.ns["_MAX_FIRINGS"] = max_firings
+
+    def _trace(self, start: int) -> None:
+        """The function of the leader ``start``: its steps up to the next jump, decision or end."""
+        code = self.program.code
+        in_trigger = start >= self.trig_start
+        self._line("")
+        self._line(f"def _b{start}(s, L):", start)
+        pc = start
+        count = 0
+        visited = {start}
+        while True:
+            if pc >= len(code):
+                self._line("    raise AssertionError('ran past the last step')", pc - 1)
+                return
+            kind, a, b, span = code[pc]
+            where = f"  # {_at(span)}" if span.line else ""
+            if count >= MAX_TRACE:
+                self._line(f"    return {pc}", pc)
+                return
+            count += 1
+            visited.add(pc)
+            if kind == EFFECT:
+                stmt = getattr(a, "stmt", None)
+                changed = getattr(a, "changed", None)
+                if stmt is not None and (changed is not None or in_trigger or not self.watched):
+                    if in_trigger or not self.watched:
+                        stmt = _unused_mask(stmt, changed)
+                    for text in stmt:
+                        self._line(f"    {text}{where}", pc)
+                    if in_trigger or not self.watched:
+                        pass
+                    elif isinstance(changed, str):  # the lines leave the mask in this variable
+                        self._line(f"    if {changed} & {self.watched}:{where}", pc)
+                        self._fire_call(pc, where, indent="        ")
+                    elif changed & self.watched:
+                        self._fire_call(pc, where)
+                elif in_trigger or not self.watched:
+                    self._line(f"    {self._expr_stmt(a, 'e')}{where}", pc)
+                else:
+                    self._line(f"    if {self._name('Xe', a)}(s, L) & {self.watched}:{where}", pc)
+                    self._fire_call(pc, where, indent="        ")
+                pc += 1
+            elif kind == SET:
+                stmt = getattr(a, "stmt", None)
+                if stmt is not None:
+                    for text in _unused_mask(stmt, getattr(a, "changed", None)):
+                        self._line(f"    {text}{where}", pc)
+                else:
+                    self._line(f"    {self._expr_stmt(a, 'k')}{where}", pc)
+                pc += 1
+            elif kind == JUMP_IF_NOT:
+                self._line(f"    if not {self._cond(a)}:{where}", pc)
+                self._line(f"        return {b}", pc)
+                pc += 1
+            elif kind == JUMP:
+                if a not in visited and count < MAX_FOLLOW:  # go on in the same function (not round a loop)
+                    self._line(f"    pass  # jump to step {a}{where}", pc)
+                    pc = a
+                    visited.add(pc)
+                    continue
+                self._line(f"    return {a}{where}", pc)
+                return
+            elif kind == CHOOSE:
+                if in_trigger:
+                    self._line(f"    return -2{where}", pc)
+                else:
+                    self._choose(pc, a, where)
+                return
+            elif kind == HALT:
+                self._line(f"    s.pc = {pc}{where}", pc)
+                self._line("    s._end()", pc)
+                self._line("    return -1", pc)
+                return
+            elif kind == RETURN:
+                if in_trigger:
+                    self._line(f"    return -2{where}", pc)
+                else:
+                    self._line(f"    raise AssertionError('RETURN reached in the flow'){where}", pc)
+                return
+            else:
+                raise AssertionError(f"unknown step kind {kind}")
+
+    def _choose(self, pc: int, cid: int, where: str) -> None:
+        """The flow stops at decision ``cid``: whose it is, and its legal moves (State._ask, written out)."""
+        fn = self.program.choices[cid].actor
+        actor = self._expr(fn)
+        if getattr(fn, "valid_player", False):  # `current`: always a player, nothing to check
+            asks = (f"s.actor = {actor}",)
+        else:
+            asks = (f"_a = {actor}", "if _a.__class__ is not int or not 0 <= _a < s.n:",
+                    f"    _a = s._check_actor({cid}, _a)", "s.actor = _a")
+        for text in (f"s.pc = {pc}", f"s.choice = {cid}", *asks):
+            self._line(f"    {text}{where}", pc)
+        listing = self.listings[cid]
+        body = listing[listing.index(next(x for x in listing if x.startswith("def "))) + 1:]
+        assert body[-1] == "    return out"
+        for text in body[:-1]:  # the lines of _mN (L may be rebound to a copy: nothing after reads it)
+            self._line(text, pc)
+        for text in ("s._legal = out", "if not out:", f"    s._no_moves({cid})", "return -1"):
+            self._line(f"    {text}{where}", pc)
+
+    def _expr_stmt(self, fn, prefix: str) -> str:
+        return f"{self._name('X' + prefix, fn)}(s, L)"
+
+    def _cond(self, fn) -> str:
+        text = getattr(fn, "src", None)
+        if text is not None:
+            return f"({text})"
+        return f"{self._name('Xc', fn)}(s, L)"
+
+    def _fire_call(self, pc: int, where: str, indent: str = "    ") -> None:
+        self._line(f"{indent}s.pc = {pc + 1}{where}", pc)
+        self._line(f"{indent}if _fire(s, L):", pc)
+        self._line(f"{indent}    return -1", pc)
+
+    def _fire_fn(self) -> None:
+        """Triggers whose condition holds run, first declared first, until none holds.
+        Returns True if a trigger's body ended the game."""
+        p = self.program
+        self._line("")
+        self._line("def _fire(s, L):")
+        if not p.triggers:
+            self._line("    return False")
+            return
+        self._line("    fired = 0")
+        self._line("    while True:")
+        self._line("        t = -1")
+        for i, t in enumerate(p.triggers):
+            span = t.span
+            where = f"  # trigger {t.name}, {_at(span)}"
+            cond = self._cond(t.cond)
+            pad = "        " if i == 0 else "            "
+            if i:
+                self._line("        if t < 0:", t.span)
+            values = t.domain(None, None) if getattr(t.domain, "constant", False) else None
+            fixed = type(values) in (range, tuple) and 0 < len(values) <= MAX_UNROLL \
+                and all(type(v) is int for v in values)
+            if fixed and _reads_only_slot(cond, t.slot):
+                # a few values known when compiling, and a condition that reads the trigger's variable
+                # only as L[slot]: each value written into the test (the constants fold); L[slot] is
+                # left as the step-by-step check leaves it (the value that held, else the last one)
+                for k, v in enumerate(values):
+                    test = _SLOT_REF.sub(lambda found: str(v) if found.group(1) == str(t.slot) else found.group(0),
+                                         cond)
+                    self._line(f"{pad}{'if' if k == 0 else 'elif'} {test}:{where if k == 0 else ''}", t.span)
+                    self._line(f"{pad}    t = {i}", t.span)
+                    self._line(f"{pad}    L[{t.slot}] = {v}", t.span)
+                self._line(f"{pad}else:", t.span)
+                self._line(f"{pad}    L[{t.slot}] = {values[-1]}", t.span)
+            elif fixed:
+                # a few values known when compiling (an enum): one test after another, no loop
+                for k, v in enumerate(values):
+                    inner = pad + "    " * k
+                    self._line(f"{inner}L[{t.slot}] = {v}{where if k == 0 else ''}", t.span)
+                    self._line(f"{inner}if {cond}:", t.span)
+                    self._line(f"{inner}    t = {i}", t.span)
+                    if k < len(values) - 1:
+                        self._line(f"{inner}else:", t.span)
+            elif t.domain is not None:
+                self._line(f"{pad}for L[{t.slot}] in {self._expr(t.domain)}:{where}", t.span)
+                self._line(f"{pad}    if {cond}:", t.span)
+                self._line(f"{pad}        t = {i}", t.span)
+                self._line(f"{pad}        break", t.span)
+            else:
+                self._line(f"{pad}if {cond}:{where}", t.span)
+                self._line(f"{pad}    t = {i}", t.span)
+        self._line("        if t < 0:")
+        self._line("            return False")
+        self._line("        fired += 1")
+        self._line("        if fired > _MAX_FIRINGS:")
+        self._line("            s._keeps_firing(t)")
+        self.ns["_TRIGGER_BODIES"] = [t.body for t in p.triggers]
+        self._line("        pc = _TRIGGER_BODIES[t]")
+        self._line("        while pc >= 0:")
+        self._line("            pc = _BLOCKS[pc](s, L)")
+        self._line("        if pc == -1:")
+        self._line("            return True")
+
+    def _moves_fn(self, cid: int, choice, move_class) -> None:
+        """The legal moves of decision ``cid``, in the order of its options and their domains."""
+        self._line("")
+        self._line(f"def _m{cid}(s, L):  # decision {choice.name}, {_at(choice.span)}")
+        # L is the state's own locals: listing moves must not change them, so the function takes a copy
+        # (`L = L.copy()`) before the first code that may write to L, and only if it gets there
+        self._copied = False
+        first = choice.options[0] if choice.options else None
+        # a first move over cards with a table: its rows make the list (_tabled), else an empty one
+        self._fresh_out = first is not None and len(first.params) == 1 and first.key is not None
+        if not self._fresh_out:
+            self._line("    out = []")
+        for o in choice.options:
+            where = f"  # move {o.name}, {_at(o.span)}"
+            cond = self._cond(o.where) if o.where is not None else None
+            if not o.params:
+                move = self._name("XM", move_class(o.name))
+                if o.key is not None:
+                    self._tabled(o, move, where)
+                    continue
+                if cond is None:
+                    self._line(f"    out.append({move}){where}")
+                    continue
+                indent = "    "
+                for k, part in enumerate(_conjuncts(cond)):  # `if a and b` as `if a: if b:`
+                    self._own(indent, part)
+                    self._line(f"{indent}if {part}:{where if k == 0 else ''}")
+                    indent += "    "
+                self._line(f"{indent}out.append({move})")
+                continue
+            one = len(o.params) == 1
+            table = self._name("XT", Interned(move_class, o.name, one))
+            if one and o.key is not None:
+                self._tabled(o, table, where)
+                continue
+            if one:
+                slot, dom = o.params[0]
+                test = f" if {cond}" if cond is not None else ""
+                self._own("    ")
+                self._line(f"    out += [{table}[L[{slot}]] for L[{slot}] in {self._iter(dom)}{test}]{where}")
+                continue
+            indent = "    "
+            self._own(indent)
+            for k, (slot, dom) in enumerate(o.params):
+                self._line(f"{indent}for L[{slot}] in list({self._expr(dom)}):{where if k == 0 else ''}")
+                indent += "    "
+            key = "(" + ", ".join(f"L[{slot}]" for slot, _ in o.params) + ",)"
+            if cond is not None:
+                self._line(f"{indent}if {cond}:")
+                indent += "    "
+            self._line(f"{indent}out.append({table}[{key}])")
+        self._line("    return out")
+
+    def _own(self, indent: str, text: str | None = None, keep: bool = True) -> None:
+        """Before code that may write to L (``text``, or any code when None) in a moves function: take a
+        copy of L unless one was taken already. ``keep``: the copy is taken on every path from here on
+        (not inside a branch), so later code needs none."""
+        if self._copied or (text is not None and not _writes_locals(text)):
+            return
+        self._line(f"{indent}L = L.copy()")
+        if keep and indent == "    ":
+            self._copied = True
+
+    def _iter(self, fn) -> str:
+        """``fn`` where a comprehension iterates over it (no ``:=`` may stand there)."""
+        text = self._expr(fn)
+        if ":=" in text:
+            return f"{self._name('Xi', fn)}(s, L)"
+        return text
+
+    def _tabled(self, o, table: str, where: str) -> None:
+        """A move whose condition is a pure function of one card and a few variables (purity.py):
+        its value per card is kept in a table per combination of those variables' values."""
+        slot = o.params[0][0] if o.params else o.card_slot
+        tab = self._name("Xtab", CardTable(o.where, slot, self.program.card_count))
+        key = "(" + "".join(f"s.vars[{k}], " for k in o.key) + ")"
+        self._line(f"    _key = {key}{where}")
+        if o.params:  # a row holds each card's move, False, or None where working it out failed
+            dom = self._iter(o.params[0][1])
+            self._line(f"    _row = {tab}.rows.get(_key)")
+            self._line("    if _row is None:")
+            self._own("        ", keep=False)
+            self._line(f"        _row = {tab}.move_row(_key, s, L, {table})")
+            out = "out =" if self._fresh_out else "out +="
+            self._fresh_out = False
+            self._line("    if _row.__class__ is list:")
+            self._line(f"        {out} [_mv for c in {dom} if (_mv := _row[c])]")
+            self._line("    else:")
+            self._own("        ", keep=False)
+            self._line(f"        {out} [{table}[c] for c in {dom} if (_row[c] if _row[c] is not None "
+                       f"else {tab}.fill(_row, s, L, c))]")
+            return
+        self._line(f"    _row = {tab}.rows.get(_key)")
+        self._line("    if _row is None:")
+        self._line(f"        _row = {tab}.row(_key)")
+        self._line(f"    _c = L[{slot}]")
+        self._line("    if _c is not None and _row[_c] is not None:")
+        self._line("        _ok = _row[_c]")
+        self._line("    else:")
+        self._own("        ", keep=False)
+        self._line(f"        _ok = {tab}.fill(_row, s, L, _c)")
+        self._line("    if _ok:")
+        self._line(f"        out.append({table})")
+
+    def span_at(self, lineno: int):
+        """The span of the rule a generated line (1-based) was written for, or None."""
+        i = lineno - 1
+        if 0 <= i < len(self.line_span):
+            return self.line_span[i]
+        return None
+
+    def failing_span(self, tb):
+        """The span of the rule of the innermost generated line in a traceback, or None."""
+        found = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                found = self.span_at(tb.tb_lineno) or found
+            tb = tb.tb_next
+        return found
+
+
+_SLOT_REF = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
+
+
+def _reads_only_slot(cond: str, slot: int) -> bool:
+    """Whether the condition's text uses the locals only as ``L[slot]`` read in place (no other slot,
+    no L handed to a function, no assignment), so that a constant may stand for it."""
+    if ":=" in cond or "lambda" in cond:
+        return False
+    rest = _SLOT_REF.sub(lambda found: "0" if found.group(1) == str(slot) else found.group(0), cond)
+    return re.search(r"\bL\b", rest) is None
+
+
+def _unused_mask(lines: list, changed) -> list:
+    """A statement's lines where the mask of what it changed (kept in the variable ``changed``) is not
+    looked at: its assignments become ``pass``."""
+    if not isinstance(changed, str):
+        return lines
+    heads = (f"{changed} = ", f"{changed} |= ")
+    return [text[:len(text) - len(text.lstrip())] + "pass" if text.lstrip().startswith(heads) else text
+            for text in lines]
+
+
+def _writes_locals(text: str) -> bool:
+    """Whether an expression's text may write to L: L handed to a function, a loop over L[slot], or L
+    anywhere but read in place as ``L[n]``."""
+    if "s.locals" in text:
+        return True
+    rest = re.sub(r"(?<![\w.\]])L\[\d+\]", "", text.replace(" ", ""))
+    return re.search(r"\bL\b", rest) is not None or re.search(r"\bfor\s*L\[", text) is not None
+
+
+def _conjuncts(cond: str) -> list:
+    """The parts of ``a and b and ...`` at the top of an expression's text (else the text itself)."""
+    import ast
+
+    try:
+        tree = ast.parse(cond, mode="eval").body
+    except SyntaxError:
+        return [cond]
+    if not (isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And)):
+        return [cond]
+    parts = [ast.get_source_segment(cond, v) for v in tree.values]
+    if any(p is None for p in parts):
+        return [cond]
+    return [f"({p})" for p in parts]
+
+
+def _at(span) -> str:
+    """``file:line`` for a comment: a file name cannot end the comment (no line breaks in it)."""
+    return f"{span.file}:{span.line}".replace("\n", " ").replace("\r", " ")
+
+
+def _describe(value) -> str:
+    """A closure of the compiler in words: its kind and where it was made."""
+    if isinstance(value, CardTable):
+        return f"a table of a card condition ({len(value.rows)} rows so far)"
+    if isinstance(value, Interned):
+        return f"the moves {value.name}(...), made once each"
+    code = getattr(value, "__code__", None)
+    if code is None:
+        return type(value).__name__
+    where = code.co_filename.rsplit("/", 1)[-1]
+    return f"the closure {code.co_name} of {where}:{code.co_firstlineno}"

@@ -1,0 +1,141 @@
+"""Compiling growing zone families: `zone meld[player, *]`, `new`, `remove` and `members(...)`.
+
+A growing family keeps room for its most members (``max_members``, 32 unless
+the rules say), but a member exists only once `new` has opened it. Which
+members exist is kept in a hidden boolean variable family ``#F`` with the
+family's own indices, so saving, cloning, comparing and replaying a state carry
+it like any variable. Zones and variables declared inside the family's braces
+(``F[...].m``) are families ``F.m`` with the same indices and the same flags.
+
+Every read or write of a member checks its flag: a member that does not exist
+is a RulesRuntimeError at the rule's position. `new` opens the lowest free
+number (so numbers stay small and a closed member's number is used again);
+opening more than the most is a RulesRuntimeError too, never unbounded growth.
+"""
+
+from __future__ import annotations
+
+from ..language.errors import RulesRuntimeError
+
+
+def _runtime(message, span):
+    raise RulesRuntimeError(message, span)
+
+
+def _prefix_text(s, dims, sizes, flat_prefix, family) -> str:
+    """`meld[0]`: the family and the fixed part of a member's index, for messages."""
+    parts = []
+    for dim, size in reversed(list(zip(dims[:-1], sizes[:-1]))):
+        flat_prefix, i = divmod(flat_prefix, size)
+        parts.append(str(i) if dim[0] != "range" else str(dim[1] + i))
+    parts.reverse()
+    return f"{family}[{', '.join(parts)}]" if parts else family
+
+
+def family_of(name: str) -> str:
+    """The zone family a stored family belongs to: `meld.pot` and `#meld` belong to `meld`."""
+    return name.lstrip("#").split(".")[0]
+
+
+def grown_index(c, dims, sizes, fns, name, span):
+    """An index closure for a family whose last index grows: checks that the member exists."""
+    flags = c.var_families[c.m.grown[name]][0]
+    family = family_of(name)
+    most = sizes[-1]
+    prefix = c.index_checks(dims[:-1], sizes[:-1], fns[:-1], name, span)
+    last = fns[-1]
+
+    def member(s, L):
+        p = prefix(s, L)
+        v = last(s, L)
+        if v is None:
+            _runtime(f"`{family}[...]`: the member number is none", span)
+        if not (type(v) is int and 1 <= v <= most and s.vars[flags + p * most + v - 1]):
+            where = _prefix_text(s, dims, sizes, p, family)
+            _runtime(f"{where} has no member {v} (members: {_listing(s, flags + p * most, most)})", span)
+        return p * most + v - 1
+
+    return member
+
+
+def _listing(s, first, most) -> str:
+    numbers = [str(k + 1) for k in range(most) if s.vars[first + k]]
+    return ", ".join(numbers) if numbers else "none yet"
+
+
+def members_domain(c, e):
+    """`members(F[prefix])`: the numbers of the members that exist, lowest first."""
+    arg = e.args[0]
+    name = arg.name if hasattr(arg, "name") and not hasattr(arg, "indices") else arg.obj.name
+    indices = getattr(arg, "indices", ())
+    flags, sizes, dims = c.var_families[c.m.grown[name]]
+    most = sizes[-1]
+    prefix = c.index_checks(dims[:-1], sizes[:-1], [c.expr(i)[0] for i in indices], name, e.span)
+
+    def members(s, L):
+        first = flags + prefix(s, L) * most
+        vs = s.vars
+        return [k + 1 for k in range(most) if vs[first + k]]
+
+    return members
+
+
+def new_member(c, st, slot):
+    """`new F[prefix] as i`: open the lowest free member, give its variables their first values."""
+    name = st.zone.name
+    flags, sizes, dims = c.var_families[c.m.grown[name]]
+    most = sizes[-1]
+    prefix = c.index_checks(dims[:-1], sizes[:-1], [c.expr(i)[0] for i in st.zone.indices], name, st.span)
+    inits = []
+    zone = c.m.zones[name]
+    for member, what in zone.members.items():
+        if what == "var":
+            base = c.var_families[f"{name}.{member}"][0]
+            inits.append((base, c.var_init_fn(c.m.vars[f"{name}.{member}"])))
+    bit = c.bits[name]
+    span = st.span
+
+    def open_member(s, L):
+        p = prefix(s, L)
+        first = flags + p * most
+        vs = s.vars
+        for k in range(most):
+            if not vs[first + k]:
+                break
+        else:
+            where = _prefix_text(s, dims, sizes, p, name)
+            _runtime(f"`new {where}`: {where} already has {most} members, the most it may have "
+                     f"(raise it with max_members(N) on zone `{name}`)", span)
+        vs[first + k] = True
+        for base, fn in inits:
+            vs[base + p * most + k] = fn(s, L)
+        L[slot] = k + 1
+        return bit
+
+    return open_member
+
+
+def remove_member(c, st):
+    """`remove F[prefix, i]`: close an empty member; its number is free for the next `new`."""
+    name = st.zone.name
+    idx = c.zone_index(name, st.zone.indices, st.span)
+    zone_base = c.zone_families[name][0]
+    flags = c.var_families[c.m.grown[name]][0]
+    families = [c.zone_families[f"{name}.{m}"][0] for m, what in c.m.zones[name].members.items() if what == "zone"]
+    values = [c.var_families[f"{name}.{m}"][0] for m, what in c.m.zones[name].members.items() if what == "var"]
+    bit = c.bits[name]
+    zones = c.zone_list
+    span = st.span
+
+    def remove(s, L):
+        z = idx(s, L)
+        flat = z - zone_base
+        for base in [zone_base] + families:
+            if s.zones[base + flat]:
+                _runtime(f"`remove`: {zones[base + flat].name} still holds cards; move them away first", span)
+        s.vars[flags + flat] = False
+        for base in values:
+            s.vars[base + flat] = None
+        return bit
+
+    return remove

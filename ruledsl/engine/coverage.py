@@ -1,0 +1,178 @@
+"""Rule coverage: which moves were offered and taken, which triggers fired, which branches of the
+rules ran one way or the other, and which lines never ran.
+
+Coverage costs nothing when it is off. :func:`instrument` returns a *copy* of a game whose
+compiled steps count themselves (a step of the flow, a trigger's condition); the game it was
+given is untouched, so ordinary play never pays for it. A tool that plays games on the copy
+(``verify`` does; ``simulate`` can) also reports each decision with :meth:`Coverage.note_moves`,
+and reads the result with :meth:`Coverage.items` or :meth:`Coverage.summary`.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ..compiler.steps import EFFECT, JUMP_IF_NOT, SET
+from .game import Game
+
+
+@attrs.frozen
+class Item:
+    """One thing the rules can do, and how often the games played did it."""
+
+    kind: str  # 'move', 'trigger', 'branch' or 'line'
+    where: str  # file:line
+    what: str  # in words
+    counts: tuple  # move: (offered, taken); trigger: (fired,); branch: (true, false); line: (ran,)
+
+    @property
+    def covered(self) -> bool:
+        return all(self.counts)
+
+    def describe(self) -> str:
+        if self.kind == "move":
+            offered, taken = self.counts
+            state = "never offered" if not offered else "offered, never taken" if not taken else \
+                f"offered {offered}, taken {taken} times"
+        elif self.kind == "trigger":
+            state = "never fired" if not self.counts[0] else f"fired {self.counts[0]} times"
+        elif self.kind == "branch":
+            true, false = self.counts
+            state = "never true" if not true else "never false" if not false else f"true {true}, false {false} times"
+        else:
+            state = "never ran" if not self.counts[0] else f"ran {self.counts[0]} times"
+        return f"{self.where}: {self.what}: {state}"
+
+
+class Coverage:
+    """Counts gathered while games are played on an instrumented copy of a game."""
+
+    def __init__(self, program):
+        self.program = program
+        self.runs = [0] * len(program.code)  # times each effect step ran
+        self.true = [0] * len(program.code)  # times each condition step was true
+        self.false = [0] * len(program.code)
+        self.fired = [0] * len(program.triggers)
+        self.offered: dict = {}  # (decision index, move name) -> times listed
+        self.taken: dict = {}
+        self.shapes: dict = {}  # (decision index, names of the moves listed) -> times seen
+
+    def note_moves(self, state, legal: list, move) -> None:
+        """Record the moves a decision listed, and the one taken."""
+        choice = state.choice
+        names = frozenset(m.name for m in legal)
+        self.shapes[(choice, names)] = self.shapes.get((choice, names), 0) + 1
+        for name in names:
+            key = (choice, name)
+            self.offered[key] = self.offered.get(key, 0) + 1
+        key = (choice, move.name)
+        self.taken[key] = self.taken.get(key, 0) + 1
+
+    def was_taken(self, choice: int, name: str) -> bool:
+        return (choice, name) in self.taken
+
+    def items(self) -> list[Item]:
+        """Every move, trigger, condition and rule line, in file order within each kind."""
+        p = self.program
+        out = []
+        for ci, choice in enumerate(p.choices):
+            for o in choice.options:
+                out.append(Item("move", _where(o.span), f"move {o.name} (decision `{choice.name}`)",
+                                (self.offered.get((ci, o.name), 0), self.taken.get((ci, o.name), 0))))
+        for ti, t in enumerate(p.triggers):
+            out.append(Item("trigger", _where(t.span), f"trigger {t.name}", (self.fired[ti],)))
+        conditions = {}
+        lines = {}
+        for pc, (kind, _a, _b, span) in enumerate(p.code):
+            if not span.line:
+                continue
+            key = (span.file, span.line)
+            if kind == JUMP_IF_NOT:
+                before = conditions.get(key, (0, 0))
+                conditions[key] = (before[0] + self.true[pc], before[1] + self.false[pc])
+            elif kind in (EFFECT, SET):
+                lines[key] = lines.get(key, 0) + self.runs[pc]
+        for (file, line), counts in sorted(conditions.items(), key=_line_order):
+            out.append(Item("branch", f"{file}:{line}", f"condition `{_source_line(p, file, line)}`", counts))
+        for (file, line), ran in sorted(lines.items(), key=_line_order):
+            out.append(Item("line", f"{file}:{line}", f"`{_source_line(p, file, line)}`", (ran,)))
+        return out
+
+    def summary(self) -> str:
+        """One line: how much of each kind was covered."""
+        items = self.items()
+
+        def part(kind, words):
+            of_kind = [i for i in items if i.kind == kind]
+            done = sum(1 for i in of_kind if i.covered)
+            return f"{words} {done}/{len(of_kind)}"
+
+        moves = [i for i in items if i.kind == "move"]
+        offered = sum(1 for i in moves if i.counts[0])
+        return ", ".join([f"moves offered {offered}/{len(moves)}", part("move", "taken"),
+                          part("trigger", "triggers fired"), part("branch", "conditions both true and false"),
+                          part("line", "rule lines run")])
+
+    def missed(self) -> list[Item]:
+        return [i for i in self.items() if not i.covered]
+
+
+def instrument(game: Game) -> tuple[Game, Coverage]:
+    """A copy of ``game`` whose steps count themselves into a new :class:`Coverage`."""
+    p = game.program
+    cov = Coverage(p)
+    code = []
+    for pc, step in enumerate(p.code):
+        kind, a, b, span = step
+        if kind in (EFFECT, SET):
+            a = _counted(a, cov.runs, pc)
+        elif kind == JUMP_IF_NOT:
+            a = _branch(a, cov.true, cov.false, pc)
+        code.append([kind, a, b, span])
+    triggers = [attrs.evolve(t, cond=_fires(t.cond, cov.fired, i)) for i, t in enumerate(p.triggers)]
+    copy = attrs.evolve(p, code=code, triggers=triggers)
+    return Game(copy), cov
+
+
+def _counted(fn, runs, pc):
+    def step(st, L):
+        runs[pc] += 1
+        return fn(st, L)
+    return step
+
+
+def _branch(fn, true, false, pc):
+    def step(st, L):
+        if fn(st, L):
+            true[pc] += 1
+            return True
+        false[pc] += 1
+        return False
+    return step
+
+
+def _fires(fn, fired, i):
+    def cond(st, L):
+        if fn(st, L):
+            fired[i] += 1
+            return True
+        return False
+    return cond
+
+
+def _where(span) -> str:
+    return f"{span.file}:{span.line}"
+
+
+def _line_order(entry):
+    (file, line), _ = entry
+    return (file, line)
+
+
+def _source_line(program, file: str, line: int) -> str:
+    text = program.source.get(file, "")
+    lines = text.splitlines()
+    if 0 < line <= len(lines):
+        words = lines[line - 1].strip()
+        return words if len(words) <= 60 else words[:57] + "..."
+    return "?"

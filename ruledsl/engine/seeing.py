@@ -1,0 +1,205 @@
+"""What a state shows: moves and cards in words, who sees which zone and card, a player's view.
+
+:class:`Seeing` is a part of :class:`~ruledsl.engine.state.State` (a mixin):
+the view a player gets (``State.view``) is computed here from the zones'
+visibility, the temporary grants and the cards shown, and nothing else.
+"""
+
+from __future__ import annotations
+
+from ..checker import types as T
+from ..language.errors import ParameterError
+from .moves import Move
+
+
+class Seeing:
+    """A state's descriptions and views (see the module's docstring)."""
+
+    __slots__ = ()
+
+    def card_label(self, card: int | None) -> str:
+        return "none" if card is None else self.program.card_labels[card]
+
+    def describe(self, move) -> str:
+        """A move in words, e.g. ``play(K♥)``. When another listed move reads the same (the same card
+        in hand and on the table), the card's place is added: ``play(2♥ from declared[0])``."""
+        m = Move.parse(move)
+        text = self._plain(m)
+        if not m.args or self.over or self.choice < 0:
+            return text
+        same = [x for x in self.legal_moves() if x != m and x.name == m.name and len(x.args) == len(m.args)
+                and self._plain(x) == text]
+        if not same:
+            return text
+        parts = []
+        for i, a in enumerate(m.args):
+            part = self.describe_arg(m, i)
+            if self._arg_kind(m, i) == T.CARD and 0 <= a < self.program.card_count and any(
+                    self.card_place(x.args[i]) != self.card_place(a) for x in same):
+                part += f" from {self.card_place(a)}"
+            parts.append(part)
+        return f"{m.name}({', '.join(parts)})"
+
+    def describe_moves(self, moves: list) -> list[str]:
+        """``[self.describe(m) for m in moves]``, faster when most moves read differently."""
+        plain = [self._plain(m) for m in moves]
+        counts: dict = {}
+        for text in plain:
+            counts[text] = counts.get(text, 0) + 1
+        return [text if counts[text] == 1 else self.describe(m) for m, text in zip(moves, plain)]
+
+    def _plain(self, m: Move) -> str:
+        parts = [self.describe_arg(m, i) for i in range(len(m.args))]
+        return m.name + (f"({', '.join(parts)})" if parts else "")
+
+    def _arg_kind(self, m: Move, i: int) -> str:
+        if not self.over and self.choice >= 0:
+            for o in self.program.choices[self.choice].options:
+                if o.name == m.name and i < len(o.kinds):
+                    return o.kinds[i]
+        return T.ANY
+
+    def describe_arg(self, move, i: int) -> str:
+        """Argument ``i`` of ``move`` in words: a card's label, an enum value's name, a player."""
+        m = Move.parse(move)
+        a = m.args[i]
+        kind = self._arg_kind(m, i)
+        if kind == T.CARD and 0 <= a < self.program.card_count:
+            return self.program.card_labels[a]
+        if kind.startswith("enum:") and 0 <= a < len(self.program.enums.get(kind[5:], ())):
+            return self.program.enums[kind[5:]][a]
+        if kind == T.PLAYER:
+            return f"player {a}"
+        return str(a)
+
+    def card_place(self, card: int) -> str:
+        """The name of the zone that holds ``card`` (a track's name for a card on the board)."""
+        where = self.loc[card]
+        if where >= 0:
+            return self.program.zones[where].name
+        place = -where - 1
+        return next(z.name for z in self.program.zones if place in z.places)
+
+    def sees(self, player: int, zid: int) -> str:
+        """How ``player`` sees zone ``zid``: 'all', 'top' or 'count'."""
+        z = self.program.zones[zid]
+        if z.visibility == "public":
+            return "all"
+        if z.visibility == "owner" and z.owner == player:
+            return "all"
+        if z.visibility == "others" and z.owner != player:
+            return "all"  # cards held facing away: everybody but the owner sees them
+        for g in self.grants:
+            if g[0] == zid and g[1] == player:
+                return "all"
+        if z.visibility == "top":
+            return "top"
+        return "count"
+
+    def shown_cards(self, player: int) -> set:
+        """The cards ``player`` sees wherever they lie: card grants of `reveal` (``[-1 - card, player]``)."""
+        return {-1 - g[0] for g in self.grants if g[0] < 0 and g[1] == player}
+
+    def known_to(self, player: int) -> dict:
+        """What `tell` told ``player`` about cards: card -> the attributes they know, in the order told."""
+        out: dict = {}
+        for c, attr, q in self.known:
+            if q == player and c >= 0:  # -1: the attribute was told of (maybe of no card)
+                out.setdefault(c, []).append(attr)
+        return out
+
+    def _hint(self, card: int, attrs: list) -> str:
+        """A hidden card with the attributes its viewer knows: ``red ?``, ``red 5 ?``."""
+        p = self.program
+        words = []
+        for a in attrs:
+            v, t = p.card_attrs[a][card], p.attr_types.get(a, "")
+            words.append(p.enums[t[5:]][v] if t.startswith("enum:") and v is not None else str(v))
+        return " ".join(words + ["?"])
+
+    def shown_to(self, player: int) -> list:
+        """The cards `show` showed ``player`` during the last move, in the order shown."""
+        return list(dict.fromkeys(c for c, q in self.shown if q == player))
+
+    def card_visible(self, player: int, card: int) -> bool:
+        """Whether ``player`` sees the face of ``card`` where it lies now."""
+        if self.grants and card in self.shown_cards(player):
+            return True
+        where = self.loc[card]
+        if where >= 0:
+            how = self.sees(player, where)
+            return how == "all" or (how == "top" and self.zones[where][-1] == card)
+        place = -where - 1
+        return any(place in z.places and self.sees(player, z.zid) != "count" for z in self.program.zones)
+
+    def view(self, player: int) -> dict:
+        """What ``player`` may know: visible cards by label, hidden ones as '?', and the variables."""
+        if not isinstance(player, int) or not 0 <= player < self.n:
+            raise ParameterError(f"there is no player {player!r} in a {self.n}-player game")
+        p = self.program
+        labels = p.card_labels
+        zones = {}
+        shown = self.shown_cards(player) if self.grants else ()
+        known = self.known_to(player) if self.known else {}
+
+        def face(c):  # a card this player does not see where it lies
+            return labels[c] if c in shown else self._hint(c, known[c]) if c in known else "?"
+
+        for z in p.zones:
+            if z.owner is not None and z.owner >= self.n:
+                continue
+            if z.exists is not None and not self.vars[z.exists]:
+                continue  # a member of a growing family that is not open
+            how = self.sees(player, z.zid)
+            if z.places:
+                cards = [self.places[q] for q in z.places]
+                zones[z.name] = [None if c < 0 else (labels[c] if how == "all" else face(c)) for c in cards]
+                continue
+            cards = self.zones[z.zid]
+            if how == "all":
+                zones[z.name] = [labels[c] for c in cards]
+            elif how == "top":
+                zones[z.name] = [face(c) for c in cards[:-1]] + [labels[cards[-1]]] if cards else []
+            else:
+                zones[z.name] = [face(c) for c in cards]
+        variables = {}
+        card_slots, flags, var_exists = p.card_slots, p.flag_slots, p.var_exists
+        for name, (base, sizes, dims) in p.var_families.items():
+            count = 1
+            for n in sizes:
+                count *= n
+            vis = p.var_visibility.get(name)
+            for i in range(count):
+                label = p.var_names[base + i]
+                if dims and dims[0][0] == "player" and i // max(1, count // sizes[0]) >= self.n:
+                    continue
+                if base + i in flags or (base + i in var_exists and not self.vars[var_exists[base + i]]):
+                    continue
+                v = self.vars[base + i]
+                if vis == "hidden" or (vis == "owner" and i // max(1, count // sizes[0]) != player):
+                    variables[label] = "?"  # a variable this player may not see
+                    continue
+                if base + i in card_slots and v is not None:
+                    v = labels[v] if self.card_visible(player, v) else "?"
+                variables[label] = v
+        out = {
+            "player": player,
+            "current_player": self.current_player,
+            "decision": self.decision,
+            "zones": zones,
+            "vars": variables,
+            "over": self.over,
+        }
+        left = self.players_left()
+        if left is not None:
+            out["left"] = left  # the players who have left the game (rules that use `leave`)
+        if not self.over and self.choice >= 0 and self.program.choices[self.choice].together is not None:
+            # players choosing together, in secret: who has chosen is public, not what
+            choosers, done = self.program.choices[self.choice].together(self.locals)
+            out["chosen"], out["waiting"] = list(choosers[:done]), list(choosers[done:])
+        shown = self.shown_to(player)
+        if shown:
+            out["shown"] = [labels[c] for c in shown]  # cards `show` let this player see during the last move
+        if player == self.current_player:
+            out["legal_moves"] = self.describe_moves(self.legal_moves())
+        return out

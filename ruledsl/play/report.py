@@ -1,0 +1,312 @@
+"""Balance reports: statistics of many games, variant comparison, and an HTML page with plots.
+
+The statistics come from scipy (confidence intervals of proportions, paired
+tests); the plots from matplotlib with its Agg backend (no display needed).
+Both are dependencies of ruledsl; only Dask's ``distributed`` is an extra (``scale``).
+
+:func:`balance` turns the records of :func:`ruledsl.scale.run_games` into a
+plain dict (``report.json``); :func:`paired` compares two runs played with the
+same seeds and bots; :func:`write_report` writes ``report.json``,
+``report.html`` and the PNG plots beside it into a directory.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from collections import Counter
+from pathlib import Path
+
+from ..language.errors import ParameterError
+
+
+def _scipy_stats():
+    try:
+        from scipy import stats
+    except ImportError:
+        raise ParameterError("reports and comparisons need scipy, a dependency of ruledsl: pip install scipy") from None
+    return stats
+
+
+def proportion_ci(k: int, n: int) -> list:
+    """The 95% Wilson interval of ``k`` successes in ``n`` trials (scipy's binomtest)."""
+    if n == 0:
+        return [0.0, 1.0]
+    ci = _scipy_stats().binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return [float(ci.low), float(ci.high)]
+
+
+def _mean_ci(values: list) -> list:
+    """The 95% t interval of the mean of ``values`` (scipy's t distribution)."""
+    stats = _scipy_stats()
+    n = len(values)
+    mean = sum(values) / n if n else 0.0
+    if n < 2:
+        return [mean, mean]
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    if sd == 0:
+        return [mean, mean]
+    low, high = stats.t.interval(0.95, n - 1, loc=mean, scale=sd / math.sqrt(n))
+    return [float(low), float(high)]
+
+
+def _histogram(values: list) -> dict:
+    counts = Counter(values)
+    return {str(k): counts[k] for k in sorted(counts)}
+
+
+def balance(records: list, players: int, coverage=None) -> dict:
+    """The statistics of a run: win rates with intervals, first-player advantage, distributions, moves."""
+    n = len(records)
+    stats = _scipy_stats()
+    wins = [sum(1 for r in records if p in r["winners"]) for p in range(players)]
+    seats = []
+    for p in range(players):
+        scores = [r["scores"][p] for r in records]
+        seats.append({"seat": p, "wins": wins[p], "win_rate": wins[p] / n if n else 0.0,
+                      "win_rate_ci95": proportion_ci(wins[p], n),
+                      "mean_score": sum(scores) / n if n else 0.0, "mean_score_ci95": _mean_ci(scores)})
+    fair = 1 / players
+    first = {"win_rate": seats[0]["win_rate"], "fair_share": fair,
+             "advantage": seats[0]["win_rate"] - fair, "ci95": seats[0]["win_rate_ci95"],
+             "p_value": float(stats.binomtest(wins[0], n, fair).pvalue) if n else 1.0}
+    margins = []
+    for r in records:
+        s = sorted(r["scores"], reverse=True)
+        margins.append(s[0] - s[1] if len(s) > 1 else 0)
+    decisions = sum(r["decisions"] for r in records)
+    chosen = Counter()
+    for r in records:
+        chosen.update(r["chosen"])
+    out = {
+        "games": n,
+        "players": players,
+        "seats": seats,
+        "first_player": first,
+        "stopped": sum(1 for r in records if r["finding"] is not None),
+        "shared_wins": sum(1 for r in records if len(r["winners"]) > 1),
+        "length": {"mean": sum(r["length"] for r in records) / n if n else 0.0,
+                   "max": max((r["length"] for r in records), default=0),
+                   "histogram": _histogram([r["length"] for r in records])},
+        "margin": {"mean": sum(margins) / n if n else 0.0, "histogram": _histogram(margins)},
+        "scores": [_histogram([r["scores"][p] for r in records]) for p in range(players)],
+        "decisions_per_game": decisions / n if n else 0.0,
+        "mean_legal_moves": sum(r["legal"] for r in records) / decisions if decisions else 0.0,
+        "moves_chosen": dict(chosen.most_common()),
+    }
+    if coverage is not None:
+        items = coverage.items()
+        out["coverage"] = {
+            "summary": coverage.summary(),
+            "moves_never_offered": [{"where": i.where, "what": i.what} for i in items
+                                    if i.kind == "move" and not i.counts[0]],
+            "triggers_never_fired": [{"where": i.where, "what": i.what} for i in items
+                                     if i.kind == "trigger" and not i.counts[0]],
+            "branches_not_both_ways": [{"where": i.where, "what": i.what, "true": i.counts[0], "false": i.counts[1]}
+                                       for i in items if i.kind == "branch" and not i.covered],
+            "lines_never_run": [{"where": i.where, "what": i.what} for i in items
+                                if i.kind == "line" and not i.counts[0]],
+        }
+    return out
+
+
+def paired(base: list, variant: list, players: int) -> dict:
+    """Seat by seat, the change from ``base`` to ``variant`` of games played with the same seeds and bots.
+
+    Win rate: the mean of the per-game difference of win indicators with a
+    paired t interval, and McNemar's exact test (a binomial test of the games
+    won in one run only). Mean score: the mean paired difference with a t
+    interval, the paired t-test and the Wilcoxon signed-rank test.
+    """
+    stats = _scipy_stats()
+    if len(base) != len(variant) or any(a["seed"] != b["seed"] for a, b in zip(base, variant)):
+        raise ParameterError("paired runs must play the same games with the same seeds")
+    n = len(base)
+    seats = []
+    for p in range(players):
+        wb = [1 if p in r["winners"] else 0 for r in base]
+        wv = [1 if p in r["winners"] else 0 for r in variant]
+        only_variant = sum(1 for a, b in zip(wb, wv) if b and not a)
+        only_base = sum(1 for a, b in zip(wb, wv) if a and not b)
+        discordant = only_variant + only_base
+        mcnemar = float(stats.binomtest(only_variant, discordant, 0.5).pvalue) if discordant else 1.0
+        win_diff = [b - a for a, b in zip(wb, wv)]
+        sb = [r["scores"][p] for r in base]
+        sv = [r["scores"][p] for r in variant]
+        score_diff = [b - a for a, b in zip(sb, sv)]
+        if n > 1 and any(score_diff):
+            t_p = float(stats.ttest_rel(sv, sb).pvalue)
+            w_p = float(stats.wilcoxon(score_diff).pvalue)
+        else:
+            t_p = w_p = 1.0
+        seats.append({
+            "seat": p,
+            "win_rate": [sum(wb) / n if n else 0.0, sum(wv) / n if n else 0.0],
+            "win_rate_change": sum(win_diff) / n if n else 0.0,
+            "win_rate_change_ci95": _mean_ci(win_diff),
+            "mcnemar_p": mcnemar,
+            "mean_score": [sum(sb) / n if n else 0.0, sum(sv) / n if n else 0.0],
+            "mean_score_change": sum(score_diff) / n if n else 0.0,
+            "mean_score_change_ci95": _mean_ci(score_diff),
+            "paired_t_p": t_p,
+            "wilcoxon_p": w_p,
+        })
+    lengths = [b["length"] - a["length"] for a, b in zip(base, variant)]
+    return {"games": n, "players": players, "seats": seats,
+            "length_change": sum(lengths) / n if n else 0.0, "length_change_ci95": _mean_ci(lengths)}
+
+
+# ---- the page
+
+
+def _plt():
+    try:
+        import matplotlib
+    except ImportError:
+        raise ParameterError("--report needs matplotlib, a dependency of ruledsl: pip install matplotlib") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _bar_hist(ax, hist: dict, color=None, label=None, alpha=1.0):
+    xs = [float(k) for k in hist]
+    ax.bar(xs, list(hist.values()), width=max(0.8, (max(xs) - min(xs)) / 60) if xs else 0.8,
+           color=color, label=label, alpha=alpha)
+
+
+def plots(report: dict, out: Path, prefix: str = "") -> list:
+    """Write the PNG plots of a balance report into ``out``; return ``(file, title)`` pairs."""
+    plt = _plt()
+    made = []
+
+    def save(fig, name, title):
+        path = out / f"{prefix}{name}.png"
+        fig.tight_layout()
+        fig.savefig(path, dpi=90)
+        plt.close(fig)
+        made.append((path.name, title))
+
+    seats = report["seats"]
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    rates = [s["win_rate"] for s in seats]
+    low = [s["win_rate"] - s["win_rate_ci95"][0] for s in seats]
+    high = [s["win_rate_ci95"][1] - s["win_rate"] for s in seats]
+    ax.bar([str(s["seat"]) for s in seats], rates, yerr=[low, high], capsize=4, color="#4c78a8")
+    ax.axhline(1 / report["players"], color="grey", linestyle="--", linewidth=1, label="fair share")
+    ax.set_xlabel("seat")
+    ax.set_ylabel("win rate (95% interval)")
+    ax.legend()
+    save(fig, "win_rates", "Win rate per seat")
+
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    for p, hist in enumerate(report["scores"]):
+        ax.step([float(k) for k in hist], list(hist.values()), where="mid", label=f"seat {p}")
+    ax.set_xlabel("final score")
+    ax.set_ylabel("games")
+    ax.legend()
+    save(fig, "scores", "Final scores")
+
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    _bar_hist(ax, report["margin"]["histogram"], color="#f58518")
+    ax.set_xlabel("winner's margin over the runner-up")
+    ax.set_ylabel("games")
+    save(fig, "margins", "Winning margin")
+
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    _bar_hist(ax, report["length"]["histogram"], color="#54a24b")
+    ax.set_xlabel("moves in the game")
+    ax.set_ylabel("games")
+    save(fig, "lengths", "Game length")
+
+    chosen = list(report["moves_chosen"].items())[:20]
+    fig, ax = plt.subplots(figsize=(5, 0.6 + 0.25 * max(1, len(chosen))))
+    ax.barh([k for k, _ in chosen][::-1], [v for _, v in chosen][::-1], color="#b279a2")
+    ax.set_xlabel("times chosen")
+    ax.tick_params(axis="x", labelrotation=30)
+    save(fig, "moves", "Moves chosen")
+    return made
+
+
+def _table(rows: list, head: list) -> str:
+    cells = "".join(f"<th>{html.escape(str(h))}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><tr>{cells}</tr>{body}</table>"
+
+
+def _pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def _ci(ci: list, pct: bool = True) -> str:
+    return f"[{_pct(ci[0])}, {_pct(ci[1])}]" if pct else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def _balance_html(report: dict, images: list) -> str:
+    parts = [_table([[s["seat"], s["wins"], _pct(s["win_rate"]), _ci(s["win_rate_ci95"]), f"{s['mean_score']:.2f}",
+                      _ci(s["mean_score_ci95"], False)] for s in report["seats"]],
+                    ["seat", "wins", "win rate", "95% interval", "mean score", "95% interval"])]
+    f = report["first_player"]
+    parts.append(f"<p>First player: wins {_pct(f['win_rate'])} against a fair share of {_pct(f['fair_share'])} "
+                 f"(advantage {f['advantage']:+.1%}, binomial test p = {f['p_value']:.3g}).</p>")
+    parts.append(f"<p>Game length: mean {report['length']['mean']:.1f} moves, longest {report['length']['max']}; "
+                 f"{report['decisions_per_game']:.1f} decisions per game with {report['mean_legal_moves']:.2f} "
+                 f"legal moves each on average; {report['stopped']} stopped at the move bound; "
+                 f"{report['shared_wins']} shared wins.</p>")
+    parts.append("".join(f'<figure><img src="{html.escape(name)}" alt="{html.escape(title)}">'
+                         f"<figcaption>{html.escape(title)}</figcaption></figure>" for name, title in images))
+    cov = report.get("coverage")
+    if cov:
+        parts.append(f"<h2>Rule coverage</h2><p>{html.escape(cov['summary'])}</p>")
+        for key, title in [("moves_never_offered", "Moves never offered"),
+                           ("triggers_never_fired", "Triggers that never fired"),
+                           ("branches_not_both_ways", "Conditions that never went one of the ways"),
+                           ("lines_never_run", "Rule lines that never ran")]:
+            rows = [[i["where"], i["what"]] for i in cov[key]]
+            parts.append(f"<h3>{title} ({len(rows)})</h3>" + (_table(rows, ["where", "what"]) if rows else ""))
+    return "\n".join(parts)
+
+
+_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title><style>
+body {{ font-family: sans-serif; max-width: 60em; margin: 2em auto; }}
+table {{ border-collapse: collapse; margin: 1em 0; }} td, th {{ border: 1px solid #ccc; padding: .2em .6em; }}
+figure {{ display: inline-block; margin: .5em; }} img {{ max-width: 28em; }}
+</style></head><body><h1>{title}</h1>
+{body}
+</body></html>
+"""
+
+
+def write_report(directory, title: str, data: dict, balances: dict, comparison: dict | None = None) -> Path:
+    """Write ``report.json``, the plots and ``report.html`` into ``directory``; return the page's path.
+
+    ``balances`` maps a heading ('' for a single run) to a :func:`balance` report.
+    """
+    out = Path(directory)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ParameterError(f"cannot make the report directory {out}: {exc.strerror or exc}") from None
+    body = []
+    if comparison is not None:
+        rows = [[s["seat"], f"{_pct(s['win_rate'][0])} -> {_pct(s['win_rate'][1])}",
+                 f"{s['win_rate_change']:+.1%}", _ci(s["win_rate_change_ci95"]), f"{s['mcnemar_p']:.3g}",
+                 f"{s['mean_score'][0]:.2f} -> {s['mean_score'][1]:.2f}", f"{s['mean_score_change']:+.2f}",
+                 _ci(s["mean_score_change_ci95"], False), f"{s['paired_t_p']:.3g}"] for s in comparison["seats"]]
+        body.append("<h2>Paired differences (variant minus base)</h2>" + _table(
+            rows, ["seat", "win rate", "change", "95% interval", "McNemar p", "mean score", "change",
+                   "95% interval", "paired t p"]))
+    for i, (heading, rep) in enumerate(balances.items()):
+        if heading:
+            body.append(f"<h2>{html.escape(heading)}</h2>")
+        images = plots(rep, out, prefix=f"run{i}_" if len(balances) > 1 else "")
+        body.append(_balance_html(rep, images))
+    try:
+        (out / "report.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+        page = out / "report.html"
+        page.write_text(_PAGE.format(title=html.escape(title), body="\n".join(body)), encoding="utf-8")
+    except OSError as exc:
+        raise ParameterError(f"cannot write the report into {out}: {exc.strerror or exc}") from None
+    return page

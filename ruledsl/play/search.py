@@ -1,0 +1,175 @@
+"""Tree-search bots: UCT (``mcts``) and information-set UCT (``ismcts``).
+
+Both grow a tree of moves from the decision at hand. One iteration takes a
+world (``ismcts``: a fresh one sampled from the player's Knowledge every
+iteration; ``mcts``: one world sampled once per decision), walks down the tree
+by the UCB1 rule, adds one new move, plays random moves from there
+(a *rollout*) and credits the result to every move on the way. The move tried
+most often at the root is played.
+
+``ismcts`` is single-observer information-set MCTS (Cowling, Powley and
+Whitehouse, 2012): the tree is shared by all the sampled worlds, and a move
+is judged only among the iterations in which it was legal (its
+*availability*). The other players' moves are searched in the sampled worlds,
+as if they saw them (a known weakness of the single-observer form).
+
+A rollout ends when the game ends, or, with ``depth`` set, once ``depth``
+random moves have been made and the players' scores differ: then the
+position is judged by the rules' ``winner`` order (see
+:func:`ruledsl.botbase.rewards`). Rules that declare ``heuristic(p)`` judge
+any position, so there a rollout stops after exactly ``depth`` moves and the
+position is judged by the heuristic.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..language.errors import RulesRuntimeError
+from .botbase import Bot, Setting, ranking_keys, rewards
+
+
+class _Node:
+    __slots__ = ("player", "children", "visits", "wins", "avail")
+
+    def __init__(self, player: int):
+        self.player = player  # who made the move that leads here
+        self.children: dict = {}
+        self.visits = 0
+        self.wins = 0.0
+        self.avail = 0
+
+
+class _SearchBot(Bot):
+    resample = True
+    settings = {
+        "iterations": Setting(int, 100, 1, "iterations of the search per decision"),
+        "c": Setting(float, 0.7, 0.0, "exploration constant of the UCB1 rule"),
+        "depth": Setting(int, 40, 0, "random moves after which a rollout stops once scores differ "
+                                     "(0: always play to the end)"),
+        "time": Setting(float, 0.0, 0.0, "stop a search after this many seconds (0: no limit; "
+                                         "a limit makes games depend on the machine's speed)"),
+    }
+
+    wants_worlds = True
+
+    def __init__(self, seed: int = 0, iterations: int = 100, c: float = 0.7, depth: int = 40, time: float = 0.0):
+        self.seed = seed
+        self.iterations = iterations
+        self.c = c
+        self.depth = depth
+        self.time = time
+        self.rng = random.Random(seed)
+        #: The number of iterations of the last search (for benchmarks).
+        self.last_iterations = 0
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} seed={self.seed} iterations={self.iterations}>"
+
+    def choose(self, view, legal, knowledge):
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        rng = self.rng
+        root = _Node(-1)
+        fixed = None if self.resample else knowledge.sample(rng)
+        deadline = time.perf_counter() + self.time if self.time > 0 else None
+        done = 0
+        for _ in range(self.iterations):
+            world = knowledge.sample(rng) if fixed is None else fixed.clone()
+            try:
+                self._iterate(root, world, legal, rng)
+            except RulesRuntimeError:
+                pass  # a rule failed in this sampled world: learn nothing from it
+            done += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        self.last_iterations = done
+        best = None
+        for move in legal:
+            child = root.children.get(move)
+            if child is not None and (best is None or child.visits > best[0]):
+                best = (child.visits, move)
+        return best[1] if best is not None else legal[rng.randrange(len(legal))]
+
+    def _iterate(self, root: _Node, s, legal, rng: random.Random) -> None:
+        c = self.c
+        path = []
+        node = root
+        moves = list(legal)
+        while True:
+            children = node.children
+            untried = []
+            for m in moves:
+                child = children.get(m)
+                if child is None:
+                    untried.append(m)
+                else:
+                    child.avail += 1
+            actor = s.actor
+            if untried:
+                move = untried[rng.randrange(len(untried))]
+                node = children[move] = _Node(actor)
+                node.avail = 1
+                s._apply(move)
+                path.append(node)
+                break
+            best, move = -1.0, None
+            for m in moves:
+                child = children[m]
+                if not child.visits:  # created in an iteration where a rule failed
+                    best, move, node = math.inf, m, child
+                    break
+                value = child.wins / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if value > best:
+                    best, move, node = value, m, child
+            s._apply(move)
+            path.append(node)
+            if s.over:
+                break
+            moves = s.legal_moves()
+        self._rollout(s, rng)
+        result = rewards(s)
+        for node in path:
+            node.visits += 1
+            node.wins += result[node.player]
+
+    def _rollout(self, s, rng: random.Random) -> None:
+        depth = self.depth
+        made = 0
+        if depth and s.program.heuristic is not None:  # the rules judge any position: stop at the depth
+            while not s.over and made < depth:
+                moves = s._legal
+                if moves is None:
+                    moves = s.legal_moves()
+                s._apply(moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0])
+                made += 1
+            return
+        while not s.over:
+            # past the depth, look at the scores every few moves (looking costs a score per player)
+            if depth and made >= depth and (made - depth) % 8 == 0:
+                keys = ranking_keys(s)
+                if any(k != keys[0] for k in keys):
+                    return
+            moves = s._legal  # the engine lists them on reaching a decision; no copy needed here
+            if moves is None:
+                moves = s.legal_moves()
+            s._apply(moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0])
+            made += 1
+
+
+class MctsBot(_SearchBot):
+    """UCT search in one world per decision: exact for games where every card is visible; with hidden
+    cards it commits to one random guess of them per decision (use ``ismcts`` there)."""
+
+    name = "mcts"
+    resample = False
+
+
+class IsmctsBot(_SearchBot):
+    """Information-set MCTS: a fresh world sampled from what the player may know every iteration."""
+
+    name = "ismcts"
+    resample = True

@@ -1,0 +1,285 @@
+"""Headless games between bots, one at a time or many for statistics.
+
+:func:`play_game` plays one game and returns a :class:`GameResult`;
+:func:`simulate` plays many and returns a :class:`SimulationStats`. Both are
+pure: no printing, no files; a caller that wants a progress bar passes a
+callback.
+
+Everything is determined by the seed. A game played with seed ``s`` uses ``s``
+for the game's own generator and :func:`derive_seed` ``(s, seat)`` for the
+generator of the bot in each seat; game ``i`` of a simulation with base seed
+``b`` is played with seed :func:`derive_seed` ``(b, i)``. So any game of a
+simulation can be played again on its own from the seed it reports.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import attrs
+
+from ..engine.game import Game
+from ..language.errors import IllegalMove, ParameterError, RulesRuntimeError
+from .botbase import Bot, decide
+from .bots import make_bot
+
+_MASK64 = (1 << 64) - 1
+#: Derived seeds stay below 2**53 so that they survive JSON readers that use doubles.
+_SEED_BITS = 53
+
+
+def _mix(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
+
+
+def derive_seed(base: int, *path: int) -> int:
+    """A seed derived from ``base`` and the integers in ``path``: the same inputs, the same seed.
+
+    Nearby inputs give unrelated seeds (unlike ``base + i``, which would give
+    games whose shuffles overlap).
+    """
+    x = _mix(base & _MASK64)
+    for part in path:
+        x = _mix(x ^ (part & _MASK64))
+    return x >> (64 - _SEED_BITS)
+
+
+@attrs.frozen
+class GameResult:
+    """The outcome of one game. ``moves`` are JSON-ready lists ``[name, *args]``."""
+
+    game: str
+    players: int
+    seed: int
+    params: dict
+    bots: list
+    scores: list
+    winners: list  # [] when the game was stopped at its move bound
+    moves: list
+    length: int
+    finding: str | None  # why the game was stopped early, or None
+
+    def to_dict(self) -> dict:
+        """The result as a plain dict of JSON values."""
+        return {
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "params": dict(self.params),
+            "bots": list(self.bots),
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "moves": [list(m) for m in self.moves],
+            "length": self.length,
+            "finding": self.finding,
+        }
+
+
+@attrs.frozen
+class SimulationStats:
+    """What many games between bots add up to.
+
+    ``wins[i]`` counts the games seat ``i`` won. A win shared by tied players
+    counts as a whole win for each of them, so ``sum(wins)`` may exceed the
+    number of games; ``shared`` counts the games that ended in such a tie.
+    Games stopped at their move bound have no winner; they count in
+    ``stopped`` and in the means of scores and lengths (with the scores they
+    had when stopped).
+    """
+
+    game: str
+    games: int
+    players: int
+    seed: int
+    params: dict
+    bots: list
+    wins: list
+    win_rate: list
+    mean_scores: list
+    mean_moves: float
+    max_moves: int
+    stopped: int
+    shared: int
+
+    def to_dict(self) -> dict:
+        """The statistics as a plain dict of JSON values."""
+        return {
+            "game": self.game,
+            "games": self.games,
+            "players": self.players,
+            "seed": self.seed,
+            "params": dict(self.params),
+            "bots": list(self.bots),
+            "wins": list(self.wins),
+            "win_rate": list(self.win_rate),
+            "mean_scores": list(self.mean_scores),
+            "mean_moves": self.mean_moves,
+            "max_moves": self.max_moves,
+            "stopped": self.stopped,
+            "shared": self.shared,
+        }
+
+
+class PlayoutFailed(RulesRuntimeError):
+    """A rule failed during a bot game; says which game, so it can be played again.
+
+    A subclass of RulesRuntimeError with the same message and span, plus the
+    game's ``seed``, ``players``, the ``moves`` made before the failure and, in
+    a simulation, the game's ``index``.
+    """
+
+    def __init__(self, cause: RulesRuntimeError, seed: int, players: int, moves: list, index: int | None = None):
+        super().__init__(cause.message, cause.span)
+        self.cause = cause
+        self.seed = seed
+        self.players = players
+        self.moves = moves
+        self.index = index
+
+
+def _seat_bots(bots, n: int, seed: int) -> list[Bot]:
+    if bots is None:
+        bots = "random"
+    if isinstance(bots, (str, Bot)):
+        bots = [bots] * n
+    bots = list(bots)
+    if len(bots) != n:
+        raise ParameterError(f"{len(bots)} bots given for {n} players; give one bot per player")
+    out = []
+    for seat, b in enumerate(bots):
+        if isinstance(b, str):
+            out.append(make_bot(b, derive_seed(seed, seat)))
+        elif isinstance(b, Bot):
+            out.append(b)
+        else:
+            raise ParameterError(f"a bot is a name or a Bot, not {b!r}")
+    return out
+
+
+def play_game(game: Game, players: int | None = None, seed: int = 0,
+              bots: str | Sequence[str | Bot] | None = None,
+              on_decision: Callable | None = None) -> GameResult:
+    """Play one game between bots and return its result.
+
+    ``players`` defaults to the fewest the game allows. ``bots`` is a bot name
+    for every seat (default ``"random"``), or a list with one name or
+    :class:`~ruledsl.bots.Bot` per seat; bots given by name are seeded from
+    ``seed`` and their seat. Raises ParameterError for a bad player count or
+    bot, and :class:`PlayoutFailed` (a RulesRuntimeError) if a rule fails.
+    """
+    n = game.program.min_players if players is None else players
+    try:
+        state = game.new_game(n, seed)
+    except RulesRuntimeError as err:
+        raise PlayoutFailed(err, seed, n, []) from None
+    seated = _seat_bots(bots, n, seed)
+    try:
+        while not state.is_over:
+            player = state.current_player
+            legal = state.legal_moves()
+            bot = seated[player]
+            move = decide(bot, state, player, legal)
+            if move not in legal:
+                raise IllegalMove(move, f"bot {bot!r} in seat {player} chose a move that is not legal", legal)
+            if on_decision is not None:
+                on_decision(state, legal, move)
+            state._apply(move)
+        scores, winners = list(state.scores), list(state.winners)
+    except RulesRuntimeError as err:
+        raise PlayoutFailed(err, seed, n, [m.to_json() for m in state.moves]) from None
+    return GameResult(
+        game=game.program.name,
+        players=n,
+        seed=seed,
+        params=dict(game.program.params),
+        bots=[b.label for b in seated],
+        scores=scores,
+        winners=winners,
+        moves=[m.to_json() for m in state.moves],
+        length=len(state.moves),
+        finding=state.finding,
+    )
+
+
+def simulate(game: Game, games: int, players: int | None = None, seed: int = 0,
+             bots: str | Sequence[str] | None = None,
+             progress: Callable[[int, int], None] | None = None) -> SimulationStats:
+    """Play ``games`` games between bots and add up wins, scores and lengths.
+
+    Game ``i`` is played with seed ``derive_seed(seed, i)``. ``bots`` are given
+    by name (instances would carry state from one game to the next).
+    ``progress(done, total)`` is called after each game. A rule that fails
+    raises :class:`PlayoutFailed` with the failing game's index and seed.
+    """
+    if not isinstance(games, int) or isinstance(games, bool) or games < 0:
+        raise ParameterError(f"the number of games must be a whole number of at least 0, not {games!r}")
+    if bots is not None and not isinstance(bots, str) and any(isinstance(b, Bot) for b in bots):
+        raise ParameterError("simulate takes bots by name, so that every game gets fresh bots")
+    n = game.player_count(players)
+    names = bot_names(bots, n, seed)
+
+    def results():
+        for i in range(games):
+            try:
+                result = play_game(game, n, derive_seed(seed, i), bots)
+            except PlayoutFailed as err:
+                err.index = i
+                raise
+            yield result
+            if progress is not None:
+                progress(i + 1, games)
+
+    return add_up(results(), game.program.name, games, n, seed, dict(game.program.params), names)
+
+
+def bot_names(bots, n: int, seed: int = 0) -> list[str]:
+    """The names of the bots seated for ``n`` players (checks the bots as play would)."""
+    return [b.label for b in _seat_bots(bots, n, seed)]
+
+
+def add_up(results, name: str, games: int, n: int, seed: int, params: dict, names: list) -> SimulationStats:
+    """The :class:`SimulationStats` of ``results`` (GameResults, or dicts with the same keys), in game order.
+
+    Local, parallel and distributed runs all add up through here, so that
+    they give the same statistics for the same games.
+    """
+    wins = [0] * n
+    score_sums = [0] * n
+    total_moves = 0
+    max_moves = 0
+    stopped = 0
+    shared = 0
+    for result in results:
+        if isinstance(result, dict):
+            winners, scores, length, finding = result["winners"], result["scores"], result["length"], result["finding"]
+        else:
+            winners, scores, length, finding = result.winners, result.scores, result.length, result.finding
+        for w in winners:
+            wins[w] += 1
+        if len(winners) > 1:
+            shared += 1
+        for p, s in enumerate(scores):
+            score_sums[p] += s
+        total_moves += length
+        max_moves = max(max_moves, length)
+        if finding is not None:
+            stopped += 1
+    per = games or 1
+    return SimulationStats(
+        game=name,
+        games=games,
+        players=n,
+        seed=seed,
+        params=params,
+        bots=names,
+        wins=wins,
+        win_rate=[w / per for w in wins],
+        mean_scores=[s / per for s in score_sums],
+        mean_moves=total_moves / per,
+        max_moves=max_moves,
+        stopped=stopped,
+        shared=shared,
+    )

@@ -1,0 +1,779 @@
+"""Scenarios: tests a game designer writes in the rules language.
+
+A scenario file (``games/x.test.rules``) names the rules file it tests and
+lists named scenarios. Each sets up a position in game terms (player count,
+seed, parameters, cards by label into zones and track slots, variables),
+plays moves by their described names (``play(5♥)``) and states what must
+hold at that point (``expect ...``). :mod:`ruledsl.scenario_syntax` parses
+such files; this module compiles the rules file once per set of parameters
+with the scenarios' expressions in scope, and runs scenarios into
+:class:`Outcome` values. The CLI (``ruledsl test``) and the pytest plugin
+print them.
+
+Expressions after ``expect`` are compiled by the ordinary checker and
+compiler: each becomes a hidden invariant of the compiled game, so an
+expectation sees exactly the names a rule sees.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+from pathlib import Path
+
+import attrs
+
+from ..checker import types as T
+from ..checker.check import check
+from ..compiler.compiler import _Compiler
+from ..engine.game import Game
+from ..engine.moves import Move
+from ..engine.state import State
+from ..language import ast as A
+from ..language.assemble import Assembly, assemble
+from ..language.errors import (
+    Diagnostic,
+    IllegalMove,
+    ParameterError,
+    RuledslError,
+    RulesError,
+    RulesRuntimeError,
+    Span,
+    decode_source,
+)
+from .syntax import (
+    Assign,
+    Cards,
+    Expect,
+    Gather,
+    MoveText,
+    New,
+    Play,
+    Players,
+    Scenario,
+    ScenarioSource,
+    Seed,
+    SetParam,
+    Slots,
+    _diag,
+    _text_of,
+    parse_scenarios,
+)
+
+SUFFIX = ".test.rules"
+_EXPECT_PREFIX = "scenario_expect_"
+_RULE_ERRORS = (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError)
+
+
+# ---- the loaded file: the games it plays ---------------------------------------
+
+
+class ScenarioFile:
+    """A scenario file with the rules file it names, compiled once per set of parameters."""
+
+    def __init__(self, source: ScenarioSource, rules_path: str, rules_text: str):
+        self.source = source
+        self.path = source.path
+        self.rules_path = rules_path
+        self.rules_text = rules_text
+        self.by_name = {s.name: s for s in source.scenarios}
+        self._games: dict = {}
+        self._expects: dict = {}  # id(Expect) -> invariant index, per game
+        self.texts = {source.path: source.text}
+
+    @property
+    def scenarios(self) -> tuple:
+        return self.source.scenarios
+
+    def steps(self, scenario: Scenario) -> list:
+        """The statements a scenario runs: its base's first, then its own."""
+        chain = []
+        cur = scenario
+        while cur is not None:
+            chain.append(cur)
+            cur = self.by_name.get(cur.base) if cur.base else None
+        out = list(self.source.options)
+        for sc in reversed(chain):
+            out.extend(sc.stmts)
+        return out
+
+    def params_of(self, scenario: Scenario) -> dict:
+        return {s.name: s.value for s in self.steps(scenario) if isinstance(s, SetParam)}
+
+    def game(self, params: dict) -> tuple[Game, dict]:
+        """The rules compiled with ``params`` and every expectation of the file; RulesError if broken."""
+        key = tuple(sorted(params.items()))
+        if key not in self._games:
+            holds = [s for sc in self.scenarios for s in sc.stmts if isinstance(s, Expect) and s.kind == "holds"]
+            base = assemble(self.rules_text, self.rules_path)
+            extra = tuple(A.InvariantDef(f"{_EXPECT_PREFIX}{i}", None, None, e.args[0], None, span=e.span)
+                          for i, e in enumerate(holds))
+            texts = dict(base.texts)
+            texts[self.path] = self.source.text
+            assembly = Assembly(base.items + extra, texts, base.replaced, base.extensions)
+            compiler = _Compiler(check(assembly, params))
+            program = compiler.run()
+            found = {}
+            for inv in program.invariants:
+                if inv.name.startswith(_EXPECT_PREFIX):
+                    e = holds[int(inv.name[len(_EXPECT_PREFIX):])]
+                    sides = [(_text_of(self.source.text, x.span), *compiler.expr(x)) for x in _sides(e.args[0])]
+                    found[id(e)] = (inv, sides)
+            program.invariants = [inv for inv in program.invariants if not inv.name.startswith(_EXPECT_PREFIX)]
+            self._games[key] = (Game(program), found)
+            self.texts.update(texts)
+        return self._games[key]
+
+    def check(self) -> None:
+        """Compile the rules with every scenario's parameters; raise RulesError listing the problems."""
+        errors = []
+        seen = set()
+        for sc in self.scenarios:
+            params = self.params_of(sc)
+            key = tuple(sorted(params.items()))
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                self.game(params)
+            except RulesError as err:
+                errors.extend(d for d in err.diagnostics if d not in errors)
+            except ParameterError as err:
+                errors.append(_diag(self.texts, "E302", str(err), self._param_span(sc, str(err))))
+        if not errors:
+            checked = set()
+            for sc in self.scenarios:
+                program = self.game(self.params_of(sc))[0].program
+                for stmt in sc.stmts:
+                    if id(stmt) not in checked:
+                        checked.add(id(stmt))
+                        errors.extend(_lint(self.texts, program, stmt))
+        if errors:
+            raise RulesError(errors)
+
+    def _param_span(self, scenario: Scenario, message: str) -> Span:
+        """The `param` statement a parameter error is about, or the scenario."""
+        for stmt in self.steps(scenario):
+            if isinstance(stmt, SetParam) and f"'{stmt.name}'" in message or (
+                    isinstance(stmt, SetParam) and f"`{stmt.name}`" in message):
+                return stmt.span
+        return scenario.span
+
+    def select(self, pattern: str | None) -> list[Scenario]:
+        """The scenarios whose name contains ``pattern`` or matches it as a glob (all if None)."""
+        if not pattern:
+            return list(self.scenarios)
+        return [s for s in self.scenarios if pattern in s.name or fnmatch.fnmatchcase(s.name, pattern)]
+
+    def run(self, scenario: Scenario) -> "Outcome":
+        return _Run(self, scenario).go()
+
+
+def scenario_file_for(path) -> Path | None:
+    """The scenario file beside a rules file: ``x.rules`` -> ``x.test.rules``, if it exists."""
+    p = Path(path)
+    if p.name.endswith(SUFFIX):
+        return p
+    candidate = p.with_name(p.name[:-len(".rules")] + SUFFIX) if p.name.endswith(".rules") else None
+    return candidate if candidate is not None and candidate.is_file() else None
+
+
+def load_scenarios(path) -> ScenarioFile:
+    """Read a scenario file and the rules file it names; raise RulesError if either cannot be read or parsed."""
+    p = Path(path)
+    shown = str(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise RulesError([Diagnostic("E001", f"no such scenario file: {path}", Span(shown))]) from None
+    except OSError as exc:
+        raise RulesError([Diagnostic("E001", f"cannot read {path}: {exc.strerror or exc}", Span(shown))]) from None
+    text = decode_source(data, shown)  # a byte-order mark is dropped; bytes that are not UTF-8 are E002
+    source = parse_scenarios(text, shown)
+    rules = p.parent / source.rules
+    try:
+        rules_data = rules.read_bytes()
+    except OSError:
+        raise RulesError([_diag({shown: text}, "E208", f"cannot read the rules file \"{source.rules}\"",
+                                source.rules_span, "the path is relative to the scenario file")]) from None
+    rules_text = decode_source(rules_data, str(rules))
+    return ScenarioFile(source, str(rules), rules_text)
+
+
+def _lint(texts: dict, program, stmt) -> list:
+    """Names a statement uses that the game does not have: zones, cards, variables, moves."""
+    out = []
+
+    def zone(ref):
+        if ref.name not in program.zone_families:
+            out.append(_diag(texts, "E303", f"there is no zone `{ref.name}`", ref.span,
+                             _close(ref.name, program.zone_families)))
+
+    def cards(labels, span):
+        for label in labels:
+            if label is not None and label not in program.card_labels:
+                out.append(_diag(texts, "E303", f"there is no card {label} in this game", span,
+                                 _close(label, set(program.card_labels))))
+
+    def moves(texts_, span):
+        names = {o.name for c in program.choices for o in c.options}
+        for m in texts_:
+            if m.name not in names:
+                out.append(_diag(texts, "E303", f"no decision of the game has a move `{m.name}`", m.span,
+                                 _close(m.name, names)))
+            cards([v for kind, v in m.args if kind == "card"], m.span)
+            families = {f.partition(".")[0] for f in program.zone_families}
+            for place in m.places:
+                if place is not None and place.partition("[")[0].partition(".")[0] not in families:
+                    out.append(_diag(texts, "E303", f"there is no zone `{place}`", m.span,
+                                     _close(place.partition("[")[0], families)))
+
+    if isinstance(stmt, (Gather, Cards, Slots)):
+        zone(stmt.zone)
+        if not isinstance(stmt, Gather):
+            cards(stmt.cards, stmt.span)
+    elif isinstance(stmt, New):
+        zone(stmt.zone)
+    elif isinstance(stmt, Assign):
+        name = stmt.target.name + (f".{stmt.target.member}" if stmt.target.member else "")
+        if name != "current" and name not in program.var_families:
+            out.append(_diag(texts, "E303", f"there is no variable `{name}`", stmt.target.span,
+                             _close(name, program.var_families)))
+        if isinstance(stmt.value, tuple) and stmt.value[0] == "card" and stmt.value[1] is not None:
+            cards([stmt.value[1]], stmt.span)
+    elif isinstance(stmt, Play):
+        moves(stmt.moves, stmt.span)
+    elif isinstance(stmt, Expect):
+        if stmt.kind in ("legal", "moves"):  # an illegal move may well name no move of the game
+            moves([a for a in stmt.args if isinstance(a, MoveText)]
+                  + [m for a in stmt.args if isinstance(a, tuple) for m in a if isinstance(m, MoveText)],
+                  stmt.span)
+        if stmt.kind in ("cards", "slots", "card_in", "card_not_in"):
+            zone(next(a for a in stmt.args if isinstance(a, A.ZoneRef)))
+        if stmt.kind in ("cards", "slots"):
+            cards(stmt.args[-1], stmt.span)
+        if stmt.kind in ("card_in", "card_not_in"):
+            cards([stmt.args[0]], stmt.span)
+        if stmt.kind == "decision" and stmt.args[0] not in {c.name for c in program.choices}:
+            names = {c.name for c in program.choices}
+            out.append(_diag(texts, "E303", f"the game has no decision `{stmt.args[0]}`", stmt.span,
+                             _close(stmt.args[0], names)))
+    return out
+
+
+def _close(name: str, candidates) -> str | None:
+    found = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
+    return f"did you mean `{found[0]}`?" if found else None
+
+
+# ---- running a scenario ----------------------------------------------------------
+
+
+@attrs.frozen
+class Outcome:
+    """How a scenario ended: passed, failed (an expectation did not hold) or error (it cannot run)."""
+
+    name: str
+    span: Span
+    status: str  # "passed" | "failed" | "error"
+    expectation: str = ""  # the statement that failed, as written
+    where: Span | None = None
+    found: str = ""  # what was found instead
+    position: tuple = ()  # the position at that point, line by line
+    diagnostic: Diagnostic | None = None
+    checked: int = 0  # expectations that held
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    def message(self) -> str:
+        """The failure as text: where, the expectation, what was found and the position."""
+        if self.status == "passed":
+            return f"{self.name}: passed ({self.checked} expectations)"
+        if self.status == "error":
+            return self.diagnostic.render() if self.diagnostic else f"{self.span}: error in scenario {self.name}"
+        lines = [f"{self.where}: scenario `{self.name}` failed",
+                 f"    {self.expectation}",
+                 f"    found: {self.found}"]
+        if self.position:
+            lines.append("    position:")
+            lines.extend(f"      {line}" for line in self.position)
+        return "\n".join(lines)
+
+
+class _Failed(Exception):
+    def __init__(self, stmt, found: str, state: State | None, focus=()):
+        self.stmt = stmt
+        self.found = found
+        self.state = state
+        self.focus = focus
+
+
+class _Error(Exception):
+    def __init__(self, message: str, span: Span, hint: str | None = None):
+        self.message = message
+        self.span = span
+        self.hint = hint
+
+
+class _Run:
+    def __init__(self, file: ScenarioFile, scenario: Scenario):
+        self.file = file
+        self.scenario = scenario
+        self.players = None
+        self.players_span = None
+        self.seed = 0
+        self.params: dict = {}
+        self.state: State | None = None
+        self.placed: set = set()
+        self.checked = 0
+
+    def go(self) -> Outcome:
+        sc = self.scenario
+        try:
+            for stmt in self.file.steps(sc):
+                self.step(stmt)
+            self.start(sc.span)
+        except _Failed as f:
+            text = getattr(f.stmt, "text", "") or _text_of(self.file.source.text, f.stmt.span)
+            return Outcome(sc.name, sc.span, "failed", text, f.stmt.span, f.found,
+                           tuple(position(f.state, f.focus)) if f.state is not None else (), checked=self.checked)
+        except _Error as e:
+            return Outcome(sc.name, sc.span, "error", diagnostic=_diag(self.file.texts, "E303", e.message, e.span,
+                                                                       e.hint))
+        except RulesError as err:
+            return Outcome(sc.name, sc.span, "error", diagnostic=err.diagnostics[0] if len(err.diagnostics) == 1
+                           else Diagnostic("E303", str(err), sc.span))
+        return Outcome(sc.name, sc.span, "passed", checked=self.checked)
+
+    # ---- the game
+
+    def start(self, span: Span) -> State:
+        if self.state is None:
+            game, self.expects = self._game(span)
+            try:
+                self.state = game.new_game(self.players, self.seed)
+            except ParameterError as err:
+                raise _Error(str(err), self.players_span or span) from None
+            except RulesRuntimeError as err:
+                raise _Failed(_Synthetic(span), f"the game cannot start: {_finding(err)}", None) from None
+        return self.state
+
+    def _game(self, span: Span):
+        try:
+            return self.file.game(self.params)
+        except ParameterError as err:
+            raise _Error(str(err), span) from None
+
+    def step(self, stmt) -> None:
+        if isinstance(stmt, (Players, Seed, SetParam)):
+            if self.state is not None:
+                word = {Players: "players", Seed: "seed", SetParam: "param"}[type(stmt)]
+                raise _Error(f"`{word}` must come before the position is set up or a move is made", stmt.span)
+            if isinstance(stmt, Players):
+                self.players = stmt.count
+                self.players_span = stmt.span
+            elif isinstance(stmt, Seed):
+                self.seed = stmt.seed
+            else:
+                self.params[stmt.name] = stmt.value
+            return
+        s = self.start(stmt.span)
+        handler = getattr(self, "do_" + type(stmt).__name__.lower())
+        handler(s, stmt)
+
+    # ---- setting up a position
+
+    def zone_name(self, ref: A.ZoneRef) -> str:
+        parts = []
+        for e in ref.indices:
+            if isinstance(e, A.IntLit):
+                parts.append(str(e.value))
+            elif isinstance(e, A.Name):
+                parts.append(e.name)
+            else:
+                raise _Error("write a number or a name inside the brackets here", e.span)
+        member = f".{ref.member}" if ref.member else ""
+        return ref.name + (f"[{', '.join(parts)}]" if parts else "") + member
+
+    def zone(self, s: State, ref: A.ZoneRef):
+        name = self.zone_name(ref)
+        try:
+            return s.program.zones[s.zone_id(name)]
+        except ParameterError as err:
+            raise _Error(str(err), ref.span) from None
+
+    def card(self, s: State, label, span: Span) -> int:
+        if label is None:
+            raise _Error("`none` stands for an empty slot of a track; here list the cards", span,
+                         "to empty a zone, gather all cards into another zone first")
+        ids = s.cards_named(label)
+        if not ids:
+            raise _Error(f"there is no card {label} in this game", span)
+        spare = [c for c in ids if c not in self.placed]
+        if not spare:
+            copies = "its only copy" if len(ids) == 1 else f"all {len(ids)} copies"
+            raise _Error(f"no spare {label}: this scenario has already placed {copies}", span,
+                         "a card can be in one place only")
+        self.placed.add(spare[0])
+        return spare[0]
+
+    def do_gather(self, s: State, stmt: Gather) -> None:
+        z = self.zone(s, stmt.zone)
+        if z.places:
+            raise _Error(f"{z.name} is a track; gather the cards into a pile or a row", stmt.zone.span)
+        for cid in range(s.program.card_count):
+            if s.loc[cid] != z.zid:
+                s.place(cid, z.name)
+        self.placed.clear()
+
+    def do_cards(self, s: State, stmt: Cards) -> None:
+        z = self.zone(s, stmt.zone)
+        if z.places:
+            raise _Error(f"{z.name} is a track: say where, as in `{z.name} at 0: ...`", stmt.zone.span)
+        if z.exists is not None and not s.vars[z.exists]:
+            head = z.name.split("].")[0].rstrip("]")  # meld[1, 1].pot -> meld[1, 1
+            family = head.rsplit(",", 1)[0] + "]" if len(z.index) > 1 else z.family.split(".")[0]
+            raise _Error(f"{z.name} is not open", stmt.zone.span, f"open it first: new {family}")
+        labels = list(reversed(stmt.cards)) if stmt.top_first else list(stmt.cards)
+        for label in labels:
+            s.place(self.card(s, label, stmt.span), z.name)
+
+    def do_slots(self, s: State, stmt: Slots) -> None:
+        z = self.zone(s, stmt.zone)
+        size = len(z.places)
+        if not size:
+            raise _Error(f"{z.name} has no slots; only tracks do (write `{z.name}: ...`)", stmt.zone.span)
+        if not 0 <= stmt.first < size:
+            raise _Error(f"{z.name} has slots 0 to {size - 1}, not {stmt.first}", stmt.span)
+        for i, label in enumerate(stmt.cards):
+            if label is None:
+                continue
+            slot = (stmt.first + i) % size
+            cid = self.card(s, label, stmt.span)
+            try:
+                s.place(cid, z.name, slot)
+            except ParameterError as err:
+                raise _Error(str(err), stmt.span) from None
+
+    def do_new(self, s: State, stmt: New) -> None:
+        try:
+            s.new_member(self.zone_name(stmt.zone))
+        except ParameterError as err:
+            raise _Error(str(err), stmt.span) from None
+
+    def do_assign(self, s: State, stmt: Assign) -> None:
+        name = self.zone_name(stmt.target)
+        value = stmt.value
+        if name == "current":
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < s.n:
+                raise _Error(f"`current` is a player from 0 to {s.n - 1}", stmt.span)
+            s.current = value
+            if not s.over and s.choice >= 0:
+                s.actor = s.program.choices[s.choice].actor(s, s.locals)
+            s._legal = None
+            return
+        if isinstance(value, tuple):
+            value = value[1]
+        try:
+            s.set_var(name, value)
+        except ParameterError as err:
+            raise _Error(str(err), stmt.span) from None
+
+    # ---- moves
+
+    def find(self, s: State, text: MoveText):
+        wanted = str(text)
+        for m in s.legal_moves():
+            if s.describe(m) == wanted:
+                return m
+        return None
+
+    def do_play(self, s: State, stmt: Play) -> None:
+        for i, text in enumerate(stmt.moves):
+            last = i == len(stmt.moves) - 1
+            if s.over:
+                raise _Failed(stmt, f"the game is over before {text}", s)
+            m = self.find(s, text)
+            if m is None:
+                raise _Failed(_Synthetic(text.span, f"move {text}"),
+                              f"{text} is not a legal move here (legal: {_moves_text(s)})", s)
+            try:
+                s.apply(m)
+            except RulesRuntimeError as err:
+                if last and stmt.fails is not None and stmt.fails in err.message:
+                    self.checked += 1
+                    return
+                raise _Failed(_Synthetic(text.span, f"move {text}"), f"a rule failed: {_finding(err)}", s) from None
+            if last and stmt.fails is not None:
+                raise _Failed(stmt, f"{text} was played without any rule failing", s)
+
+    # ---- expectations
+
+    def do_expect(self, s: State, e: Expect) -> None:
+        getattr(self, "expect_" + e.kind)(s, e, *e.args)
+        self.checked += 1
+
+    def expect_holds(self, s: State, e: Expect, expr) -> None:
+        inv, sides = self.expects[id(e)]  # every game of the file is compiled with every expectation
+        try:
+            ok = inv.cond(s, s.locals.copy())
+        except RulesRuntimeError as err:
+            raise _Failed(e, f"it cannot be worked out: {_finding(err)}", s, _names(expr)) from None
+        except _RULE_ERRORS as exc:
+            raise _Failed(e, f"it cannot be worked out: {exc}", s, _names(expr)) from None
+        if not ok:
+            values = [f"{text} is {_value_text(s, fn, t)}" for text, fn, t in sides
+                      if t in _SHOWN or t.startswith("enum:")]
+            raise _Failed(e, "; ".join(values) if values else "it does not hold", s, _names(expr))
+
+    def expect_legal(self, s: State, e: Expect, moves) -> None:
+        legal = {s.describe(m) for m in s.legal_moves()}
+        missing = [str(m) for m in moves if str(m) not in legal]
+        if missing:
+            raise _Failed(e, f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not legal "
+                             f"(legal: {_moves_text(s)})", s)
+
+    def expect_illegal(self, s: State, e: Expect, move: MoveText, reason) -> None:
+        if self.find(s, move) is not None:
+            raise _Failed(e, f"{move} is legal", s)
+        if reason is None:
+            return
+        why = self.reason(s, move)
+        if reason not in why:
+            raise _Failed(e, f"{move} is illegal, but the reason given is: {why}", s)
+
+    def reason(self, s: State, text: MoveText) -> str:
+        args = []
+        for i, (kind, value) in enumerate(text.args):
+            if kind == "card":
+                ids = s.cards_named(value)
+                place = text.place(i)
+                if place is not None:
+                    ids = [c for c in ids if s.card_place(c) == place]
+                if not ids:
+                    return f"there is no card {value}" + (f" in {place}" if place is not None else "")
+                args.append(ids[0])
+            elif kind == "name":
+                idx = [e.index(value) for e in s.program.enums.values() if value in e]
+                if not idx:
+                    return f"`{value}` is neither a card nor an enum value"
+                args.append(idx[0])
+            else:
+                args.append(value)
+        try:
+            s.clone().apply(Move(text.name, tuple(args)))
+        except IllegalMove as err:
+            return err.reason
+        except RulesRuntimeError as err:
+            return f"a rule failed: {_finding(err)}"
+        return "it is legal"
+
+    def expect_moves(self, s: State, e: Expect, name, moves) -> None:
+        legal = list(dict.fromkeys(s.describe(m) for m in s.legal_moves() if name is None or m.name == name))
+        wanted = {str(m) for m in moves}
+        if set(legal) != wanted:
+            what = f"the legal {name} moves are" if name else "the legal moves are"
+            raise _Failed(e, f"{what} {', '.join(legal) or 'none'}", s)
+
+    def expect_decision(self, s: State, e: Expect, name, by) -> None:
+        if s.over:
+            raise _Failed(e, "the game is over", s)
+        if s.decision != name or (by is not None and s.current_player != by):
+            raise _Failed(e, f"player {s.current_player} decides `{s.decision}`", s)
+
+    def expect_over(self, s: State, e: Expect) -> None:
+        if not s.over:
+            raise _Failed(e, f"the game goes on: player {s.current_player} decides `{s.decision}`", s)
+
+    def expect_not_over(self, s: State, e: Expect) -> None:
+        if s.over:
+            raise _Failed(e, "the game is over" + (f" ({s.finding})" if s.finding else ""), s)
+
+    def expect_scores(self, s: State, e: Expect, scores) -> None:
+        found = self.value(s, e, lambda: s.scores)
+        if list(scores) != found:
+            raise _Failed(e, "scores " + ", ".join(map(str, found)), s)
+
+    def expect_winners(self, s: State, e: Expect, winners) -> None:
+        if not s.over:
+            raise _Failed(e, f"the game goes on: player {s.current_player} decides `{s.decision}`", s)
+        found = self.value(s, e, lambda: s.winners)
+        if sorted(winners) != found:
+            raise _Failed(e, "winners " + (", ".join(map(str, found)) or "none") + "; scores "
+                          + ", ".join(map(str, s.scores)), s)
+
+    def value(self, s: State, e: Expect, fn):
+        try:
+            return fn()
+        except RulesRuntimeError as err:
+            raise _Failed(e, f"a rule failed: {_finding(err)}", s) from None
+        except _RULE_ERRORS as exc:
+            raise _Failed(e, f"a rule could not be carried out: {exc}", s) from None
+
+    def expect_cards(self, s: State, e: Expect, ref, labels) -> None:
+        z = self.zone(s, ref)
+        found = [c for c in s.cards_in(z.name) if c is not None]
+        wanted = [c for c in labels if c is not None]
+        if sorted(found) != sorted(wanted):
+            raise _Failed(e, f"{z.name}: {' '.join(found) or 'none'}", s, {ref.name})
+
+    def expect_slots(self, s: State, e: Expect, ref, first, labels) -> None:
+        z = self.zone(s, ref)
+        slots = s.cards_in(z.name)
+        size = len(z.places)
+        if not size:
+            raise _Error(f"{z.name} has no slots; only tracks do (write `{z.name}: ...`)", ref.span)
+        if not 0 <= first < size:
+            raise _Error(f"{z.name} has slots 0 to {size - 1}, not {first}", e.span)
+        found = [slots[(first + i) % size] for i in range(len(labels))]
+        if found != list(labels):
+            shown = " ".join("none" if c is None else c for c in found)
+            raise _Failed(e, f"{z.name} at {first}: {shown}", s, {ref.name})
+
+    def expect_card_in(self, s: State, e: Expect, label, ref) -> None:
+        z = self.zone(s, ref)
+        if not s.cards_named(label):
+            raise _Error(f"there is no card {label} in this game", e.span)
+        if label not in s.cards_in(z.name):
+            raise _Failed(e, f"{z.name}: {' '.join(c for c in s.cards_in(z.name) if c) or 'none'}", s, {ref.name})
+
+    def expect_card_not_in(self, s: State, e: Expect, label, ref) -> None:
+        z = self.zone(s, ref)
+        if not s.cards_named(label):
+            raise _Error(f"there is no card {label} in this game", e.span)
+        if label in s.cards_in(z.name):
+            raise _Failed(e, f"{z.name}: {' '.join(c for c in s.cards_in(z.name) if c)}", s, {ref.name})
+
+
+@attrs.frozen
+class _Synthetic:
+    """A statement-like object for failures of one move of a list."""
+
+    span: Span
+    text: str = ""
+
+
+def _finding(err: RulesRuntimeError) -> str:
+    return f"{err.message} ({err.span})" if err.span.line else err.message
+
+
+def _moves_text(s: State, keep: int = 12) -> str:
+    texts = [s.describe(m) for m in s.legal_moves()]
+    shown = ", ".join(texts[:keep])
+    return (shown + ", ..." if len(texts) > keep else shown) or "none"
+
+
+_SHOWN = (T.INT, T.BOOL, T.PLAYER, T.CARD, T.CARDS, T.NONE, T.STR)
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+
+
+def _sides(expr) -> list:
+    """The compared values of an expectation (both sides of each comparison), to show them when it fails."""
+    if isinstance(expr, A.BinOp) and expr.op in ("and", "or"):
+        return _sides(expr.left) + _sides(expr.right)
+    if isinstance(expr, A.Not):
+        return _sides(expr.operand)
+    if isinstance(expr, A.BinOp) and expr.op in _COMPARISONS:
+        return [x for x in (expr.left, expr.right) if _names(x)]
+    return []
+
+
+def _value_text(s: State, fn, type_: str) -> str:
+    try:
+        v = fn(s, s.locals + [None] * 64)
+    except (RuledslError, *_RULE_ERRORS):
+        return "(cannot be worked out)"
+    p = s.program
+    if v is None:
+        return "none"
+    if type_ == T.CARD and isinstance(v, int):
+        return p.card_labels[v]
+    if type_.startswith("enum:") and isinstance(v, int) and v < len(p.enums.get(type_[5:], ())):
+        return p.enums[type_[5:]][v]
+    if isinstance(v, (bool, int, str)):
+        return str(v).lower() if isinstance(v, bool) else str(v)
+    if isinstance(v, (list, tuple)) and all(isinstance(c, int) for c in v) and type_ == T.CARDS:
+        return "{" + " ".join(p.card_labels[c] for c in v) + "}"
+    return str(v)
+
+
+def _names(expr) -> set:
+    """The names an expression mentions, to show the variables and zones it reads."""
+    found = set()
+
+    def walk(node):
+        if isinstance(node, A.Name):
+            found.add(node.name)
+        elif isinstance(node, A.ZoneRef):
+            found.add(node.name)
+        if attrs.has(type(node)):
+            for f in attrs.fields(type(node)):
+                walk(getattr(node, f.name))
+        elif isinstance(node, (tuple, list)):
+            for x in node:
+                walk(x)
+
+    walk(expr)
+    return found
+
+
+# ---- showing a position ------------------------------------------------------------
+
+_LONG = 10
+
+
+def position(s: State, focus=()) -> list[str]:
+    """A position as lines of text: whose decision, the zones that hold cards, the variables.
+
+    Everything is shown face up (a scenario's author sees the whole table). Zones and variables
+    named in ``focus`` come first; long piles show their size and top cards."""
+    p = s.program
+    lines = []
+    if s.over:
+        over = "the game is over"
+        try:
+            over += f"; scores {', '.join(map(str, s.scores))}"
+        except (RuledslError, *_RULE_ERRORS):
+            pass
+        lines.append(over + (f" ({s.finding})" if s.finding else ""))
+    else:
+        lines.append(f"player {s.current_player} decides `{s.decision}`; legal: {_moves_text(s)}")
+    zones = [z for z in p.zones if z.owner is None or z.owner < s.n]
+    zones.sort(key=lambda z: z.family not in focus)
+    for z in zones:
+        if z.places:
+            slots = s.cards_in(z.name)
+            held = [f"{i}:{c}" for i, c in enumerate(slots) if c is not None]
+            if held or z.family in focus:
+                lines.append(f"{z.name}: {' '.join(held) or 'empty'}")
+            continue
+        cards = s.cards_in(z.name)
+        if not cards and z.family not in focus:
+            continue
+        if len(cards) > _LONG and (z.shape == "pile" or len(cards) > 4 * _LONG):
+            lines.append(f"{z.name}: {len(cards)} cards, top {' '.join(reversed(cards[-3:]))}")
+        else:
+            lines.append(f"{z.name}: {' '.join(cards) or 'empty'}")
+    values = []
+    for name, (base, sizes, dims) in p.var_families.items():
+        count = 1
+        for n in sizes:
+            count *= n
+        for i in range(count):
+            label = p.var_names[base + i]
+            if dims and dims[0][0] == "player" and i // max(1, count // sizes[0]) >= s.n:
+                continue
+            if base + i in p.flag_slots or (base + i in p.var_exists and not s.vars[p.var_exists[base + i]]):
+                continue  # a growing family's bookkeeping, or a member that is not open
+            v = s.vars[base + i]
+            if base + i in p.card_slots and v is not None:
+                v = p.card_labels[v]
+            values.append((name not in focus, f"{label} = {v}"))
+    values.sort(key=lambda t: t[0])
+    if values:
+        lines.append("; ".join(text for _, text in values))
+    if s.players_left():
+        lines.append("left the game: " + ", ".join(f"player {p}" for p in s.players_left()))
+    return lines
