@@ -138,6 +138,7 @@ def _tables(k: int, extra: tuple) -> list:
 PLAYS = (_tables(RED, ()), _tables(BLACK, ()))
 PLAYS_DRAW = _tables(BLACK, (DRAW,))
 PLAY_OR_KEEP, ONLY_KEEP, ONLY_PASS = (PLAY_DRAWN, KEEP), (KEEP,), (PASS,)
+PLAYS_RED, PLAYS_BLACK, SHIFT_RED, SHIFT_BLACK = PLAYS[RED], PLAYS[BLACK], SHIFT[RED], SHIFT[BLACK]
 
 
 C1, C2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
@@ -354,12 +355,12 @@ class TrolleyRound:
         h = self.hands[p]
         rr, rb = self.rank
         if self.top:
-            legal = PLAYS[0][rr][(h >> SHIFT[0][rr]) & 4095] + PLAYS_DRAW[rb][(h >> SHIFT[1][rb]) & 4095]
+            legal = PLAYS_RED[rr][(h >> SHIFT_RED[rr]) & 4095] + PLAYS_DRAW[rb][(h >> SHIFT_BLACK[rb]) & 4095]
             d = self.declared[p]
             if d >= 0 and FITS[rr * 14 + rb][d]:
                 legal += (DECLARED + d,)
         else:
-            legal = PLAYS[0][rr][(h >> SHIFT[0][rr]) & 4095] + PLAYS[1][rb][(h >> SHIFT[1][rb]) & 4095]
+            legal = PLAYS_RED[rr][(h >> SHIFT_RED[rr]) & 4095] + PLAYS_BLACK[rb][(h >> SHIFT_BLACK[rb]) & 4095]
             d = self.declared[p]
             if d >= 0 and FITS[rr * 14 + rb][d]:
                 legal += (DECLARED + d,)
