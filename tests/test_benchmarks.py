@@ -21,9 +21,38 @@ def test_bench_reports_the_ratio_to_the_speed_minded_reference(capsys):
     out = capsys.readouterr().out
     assert "benchmarks/hand/trolley_car.py" in out and "uno.rules" in out
     for row in ("random playouts", "clone()", "legal_moves()"):
-        assert out.count(row) == 2, row  # 2 and 4 players
-    # the peer row (UNO against RLCard), or why it was left out
-    assert "÷ RLCard env" in out or "the peer row: RLCard is not installed" in out
+        assert out.count(row) == 3, row  # 2, 4 and 6 players
+    # the peer rows (UNO against OpenSpiel's crazy_eights and RLCard), or why each was left out
+    assert "OpenSpiel crazy_eights" in out or "pyspiel is not installed" in out
+    assert "RLCard env" in out or "the peer row: RLCard is not installed" in out
+    assert "÷ release" in out
+
+
+def test_bench_compares_with_the_release_file(tmp_path, capsys):
+    """--save writes a release file; a later run prints its ratio to it for every game."""
+    bench = _module("bench")
+    saved = tmp_path / "release.json"
+    args = ["--playouts", "1", "--rounds", "2", "--no-speed", "--no-peer"]
+    assert bench.main(args + ["--save", str(saved), "--label", "test"]) == 0
+    import json
+
+    figures = json.loads(saved.read_text())
+    assert figures["release"] == "test" and "uno.rules/2" in figures["games"]
+    assert set(figures["games"]["uno.rules/2"]) == {"players", "moves_per_second", "per_reference"}
+    capsys.readouterr()
+    assert bench.main(args + ["--release", str(saved)]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if "uno.rules" in line)
+    assert row.count(".") >= 3  # ÷ reference, its spread and ÷ release are numbers, not "-"
+
+
+def test_the_release_file_checked_in_names_every_game():
+    import json
+
+    bench = _module("bench")
+    release = json.loads(bench.RELEASE.read_text())
+    names = {key.split("/")[0] for key in release["games"]}
+    assert names == {p.name for p in bench.top_level_games(ROOT / "games")}
 
 
 def test_the_playouts_of_the_rules_file_and_the_reference_play_the_same_games_on_average():
