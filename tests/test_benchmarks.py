@@ -69,3 +69,13 @@ def test_the_playouts_of_the_rules_file_and_the_reference_play_the_same_games_on
         mine = sum(hand(seed)[0] for seed in range(200))
         theirs = sum(engine(seed)[0] for seed in range(200))
         assert abs(mine - theirs) < 0.03 * theirs, (players, mine, theirs)
+
+
+def test_compare_references_runs(tmp_path, capsys):
+    """benchmarks/compare_references.py times the rules file beside an old and the current reference."""
+    old = tmp_path / "old.py"
+    old.write_text((ROOT / "benchmarks" / "hand" / "trolley_car.py").read_text())  # any version will do
+    compare = _module("compare_references")
+    assert compare.main([str(old), "--seconds", "0.03", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 4 and "new ÷ old" in out
