@@ -1,22 +1,32 @@
-"""UNO with random legal moves: games/uno.rules beside RLCard's UNO, decisions per second, same run.
+"""UNO with random legal moves: games/uno.rules beside peers written by hand, decisions per second, same run.
 
-    pip install -e '.[bench]'                  # RLCard 1.2.0, the peer
-    python benchmarks/peers.py                 # about 3 seconds per row
-    python benchmarks/peers.py --seconds 10    # steadier numbers
+    python benchmarks/peers.py                 # 5 rounds of 0.6 s slices per row, 2 and 4 players
+    python benchmarks/peers.py --seconds 10 --rounds 9
+    pip install -e '.[bench]'                  # RLCard 1.2.0, for its two rows
 
-RLCard (https://rlcard.org) is a toolkit for reinforcement learning in card games; its UNO is
-hand-written Python. Three rows per player count, each played to the end of one hand again and
-again, every decision drawn uniformly from the legal ones with a random.Random:
+The peers, each played to the end of one hand again and again, every decision drawn uniformly
+from the legal ones with a random.Random:
 
 - **uno.rules**: ``state.legal_moves()`` and ``state._apply(move)`` (the unchecked path bots use);
-- **RLCard env**: ``env.step(action)``, which also builds the learning agent's observation
-  (a numpy array) after every step, as an agent would use it;
+- **OpenSpiel crazy_eights**: OpenSpiel's (https://github.com/google-deepmind/open_spiel) C++
+  Crazy Eights, the UNO-like shedding game it ships, through pyspiel, its Python binding, as a
+  Python bot plays it (``state.legal_actions()``, ``state.apply_action(a)``; its chance nodes, the
+  deal and the draws, are played the same way, since their outcomes are all equally likely,
+  and are not counted as decisions);
+- **RLCard env** (if RLCard is installed): ``env.step(action)``, which also builds the learning
+  agent's observation (a numpy array) after every step, as an agent would use it;
 - **RLCard game**: the game object under the env, ``game.get_legal_actions()`` and
   ``game.step(action)`` (it still builds a small state dict each step).
 
-The two UNOs differ in details (docs/games/uno.md lists them): RLCard plays a drawn card that fits
-at once, without asking, so its hands need fewer decisions. Compare decisions per second; the
-decisions per hand column shows how much work a hand is for each. Nothing is asserted.
+The games differ in details (docs/games/uno.md lists them; Crazy Eights has no action cards but the
+eight, and OpenSpiel's stops a hand after 100 turns), so compare decisions per second; the
+decisions per hand column shows how much work a hand is for each.
+
+How it is timed (issue #24): every row is warmed up first (a hand played untimed, so the rules
+file's generated code is built and the peers' first-call costs are paid), then the rows take turns
+in slices of seconds/rounds, in a rotated order each round, so a busy moment of the machine falls on
+all of them alike. Each round gives each row a rate and uno.rules a ratio to each peer; the table
+shows the median, min and max over the rounds. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ import argparse
 import os
 import platform
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -38,12 +49,12 @@ sys.path.insert(0, str(ROOT))
 import ruledsl  # noqa: E402
 
 
-def run(playout, seconds: float) -> tuple[int, int, float]:
-    """Play hands (seed 0, 1, ...) until the budget is spent: (hands, decisions, seconds)."""
+def run(playout, seconds: float, first: int = 0) -> tuple[int, int, float]:
+    """Play hands (seed first, first+1, ...) until the budget is spent: (hands, decisions, seconds)."""
     hands = decisions = 0
     start = time.perf_counter()
     while True:
-        decisions += playout(hands)
+        decisions += playout(first + hands)
         hands += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
@@ -64,6 +75,42 @@ def rules_playout(players: int):
         return n
 
     return playout
+
+
+def openspiel_available() -> bool:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def openspiel_playout(players: int):
+    """OpenSpiel's C++ crazy_eights through pyspiel: decisions counted, chance nodes sampled."""
+    import pyspiel
+
+    game = pyspiel.load_game("crazy_eights", {"players": players})
+
+    def playout(seed: int) -> int:
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            legal = state.legal_actions()  # at a chance node: its outcomes, all equally likely
+            if not state.is_chance_node():
+                n += 1
+            state.apply_action(legal[rng.randrange(len(legal))])
+        return n
+
+    return playout
+
+
+def rlcard_available() -> bool:
+    try:
+        import rlcard  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def rlcard_env_playout(players: int):
@@ -102,35 +149,69 @@ def rlcard_game_playout(players: int):
     return playout
 
 
+def rows_for(players: int) -> tuple[dict, list[str]]:
+    """The rows to time for a player count, uno.rules first, and a line for each peer left out."""
+    rows = {"uno.rules (ruledsl)": rules_playout(players)}
+    skipped = []
+    if openspiel_available():
+        rows["OpenSpiel crazy_eights (C++)"] = openspiel_playout(players)
+    else:
+        skipped.append("the OpenSpiel rows: pyspiel is not installed (pip install open-spiel)")
+    if rlcard_available():
+        rows["RLCard env"] = rlcard_env_playout(players)
+        rows["RLCard game"] = rlcard_game_playout(players)
+    else:
+        skipped.append("the RLCard rows: RLCard is not installed (pip install -e '.[bench]')")
+    return rows, skipped
+
+
+def measure(rows: dict, seconds: float, rounds: int) -> dict:
+    """Warm every row up, then time them in turn, ``rounds`` slices of seconds/rounds each, in a
+    rotated order. Returns {label: {"rates": [decisions/s per round], "hands": n, "decisions": n}}."""
+    labels = list(rows)
+    for label in labels:
+        rows[label](10 ** 6)  # warm-up: one hand, untimed (builds the generated code)
+    out = {label: {"rates": [], "hands": 0, "decisions": 0} for label in labels}
+    for r in range(rounds):
+        for label in labels[r % len(labels):] + labels[:r % len(labels)]:
+            row = out[label]
+            hands, decisions, elapsed = run(rows[label], seconds / rounds, first=row["hands"])
+            row["rates"].append(decisions / elapsed)
+            row["hands"] += hands
+            row["decisions"] += decisions
+    return out
+
+
+def spread(values: list[float], fmt: str = "{:.2f}") -> str:
+    return f"{fmt.format(statistics.median(values))} ({fmt.format(min(values))}–{fmt.format(max(values))})"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time budget per row (default 3)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per row, all rounds together (default 3)")
+    parser.add_argument("--rounds", type=int, default=5, help="slices per row, taken in turn (default 5)")
     parser.add_argument("--players", type=int, action="append", help="player counts (default 2 and 4)")
     args = parser.parse_args(argv)
-    console = Console() if Console().is_terminal else Console(width=120)
-    try:
-        import rlcard
-    except ImportError:
-        console.print("RLCard is not installed: pip install -e '.[bench]'")
-        return 2
-    rows = []
-    for n in args.players or [2, 4]:
-        mine = run(rules_playout(n), args.seconds)
-        for label, make in (("uno.rules (ruledsl)", None), ("RLCard env", rlcard_env_playout),
-                            ("RLCard game", rlcard_game_playout)):
-            hands, decisions, seconds = mine if make is None else run(make(n), args.seconds)
-            rows.append((label, n, hands, decisions / hands, decisions / seconds, hands / seconds))
-    table = Table(title=f"UNO, one hand, random legal moves — Python {platform.python_version()}, "
-                        f"RLCard {rlcard.__version__}, {os.cpu_count()} cores, {args.seconds:g} s a row")
-    for name in ("Implementation", "Players", "Hands", "Decisions/hand", "Decisions/s", "Hands/s",
-                 "÷ RLCard env", "÷ RLCard game"):
+    console = Console() if Console().is_terminal else Console(width=140)
+    table = Table(title=f"UNO-like, one hand, random legal moves — Python {platform.python_version()}, "
+                        f"{os.cpu_count()} cores, {args.rounds} rounds of {args.seconds / args.rounds:g} s a row "
+                        f"(median (min–max) over the rounds)")
+    for name in ("Implementation", "Players", "Hands", "Decisions/hand", "Decisions/s", "uno.rules ÷ this"):
         table.add_column(name, justify="left" if name == "Implementation" else "right", no_wrap=True)
-    for i, (label, n, hands, per_hand, dps, hps) in enumerate(rows):
-        env_dps, game_dps = rows[i - i % 3 + 1][4], rows[i - i % 3 + 2][4]
-        table.add_row(label, str(n), str(hands), f"{per_hand:.0f}", f"{dps:,.0f}", f"{hps:,.1f}",
-                      f"{dps / env_dps:.2f}", f"{dps / game_dps:.2f}")
+    skipped: list[str] = []
+    for n in args.players or [2, 4]:
+        rows, skipped = rows_for(n)
+        result = measure(rows, args.seconds, args.rounds)
+        mine = result["uno.rules (ruledsl)"]["rates"]
+        for label, row in result.items():
+            ratio = [a / b for a, b in zip(mine, row["rates"])]
+            table.add_row(label, str(n), str(row["hands"]), f"{row['decisions'] / row['hands']:.0f}",
+                          spread(row["rates"], "{:,.0f}"), "-" if label.startswith("uno.rules") else spread(ratio))
     console.print(table)
-    console.print("÷ columns: decisions per second over the RLCard row's, same player count.", highlight=False)
+    console.print("uno.rules ÷ this: uno.rules' decisions per second over the row's, in the same round.",
+                  highlight=False)
+    for line in skipped:
+        console.print(f"skipped {line}", highlight=False, markup=False)
     return 0
 
 
