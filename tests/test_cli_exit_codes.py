@@ -234,3 +234,46 @@ def test_a_bad_bot_is_a_usage_error(command, bot, message, paths):
     assert result.exit_code == 2, result.stderr
     assert result.stderr.startswith(f"error: --bot {bot}: ") and message in result.stderr
     assert result.stdout == ""
+
+
+def _ruledsl(args, paths, **kwargs):
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return subprocess.Popen([sys.executable, "-m", "ruledsl", *fill(args, paths)], env=env,
+                            stderr=subprocess.PIPE, **kwargs)
+
+
+@pytest.mark.parametrize("args", [["check", "{race}"], ["run", "{race}"]])
+def test_a_closed_stdout_is_a_usage_error_with_one_line(args, paths):
+    """`ruledsl run x.rules >&-`: nowhere to write; exit 2 with a reason, no traceback."""
+    closed = _ruledsl(args, paths, preexec_fn=lambda: os.close(1))
+    stderr = closed.stderr.read().decode()
+    assert closed.wait(timeout=60) == 2
+    assert stderr == "error: cannot write the output: standard output is closed\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("args", [["check", "{race}"], ["run", "{race}"], ["simulate", "{race}", "-n", "3"]])
+def test_a_full_device_is_a_usage_error_with_one_line(args, paths):
+    """`ruledsl run x.rules > /dev/full`: the output cannot be written; exit 2, not an internal error."""
+    with open("/dev/full", "w") as full:
+        process = _ruledsl(args, paths, stdout=full)
+        stderr = process.stderr.read().decode()
+        assert process.wait(timeout=60) == 2
+    assert stderr == "error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("args", [["simulate", "{race}", "-n", "1000000"],
+                                  ["verify", "{race}", "--examples", "100000"]])
+def test_ctrl_c_exits_130_with_one_line(args, paths):
+    """Ctrl-C: the exit code of a tool stopped by SIGINT, one line, no traceback (not click's `Aborted!`)."""
+    import signal
+    import time
+
+    process = _ruledsl(args, paths, stdout=subprocess.DEVNULL)
+    time.sleep(3)  # well inside the command: loading takes a fraction of that
+    assert process.poll() is None, process.stderr.read().decode()
+    process.send_signal(signal.SIGINT)
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 130
+    assert "Traceback" not in stderr and "Aborted" not in stderr
+    assert stderr.rstrip().endswith("interrupted")

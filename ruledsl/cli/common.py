@@ -14,6 +14,7 @@ error.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from pathlib import Path
@@ -40,6 +41,7 @@ EXIT_USAGE = 2
 EXIT_INTERNAL = 3
 VERIFY_PROGRESS_SECONDS = 10.0  # how often verify prints a progress line when stderr is not a terminal
 EXIT_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a tool stopped by a closed pipe
+EXIT_INTERRUPTED = 130  # 128 + SIGINT: what a shell reports for a tool stopped by Ctrl-C
 
 
 class CliError(click.ClickException):
@@ -57,6 +59,9 @@ class _Group(click.Group):
     """Turns any error that escaped a command into a message instead of a traceback."""
 
     def main(self, *args, **kwargs):
+        if sys.stdout is None:  # started with stdout closed (`ruledsl run x.rules >&-`): nowhere to write
+            click.echo("error: cannot write the output: standard output is closed", err=True)
+            sys.exit(EXIT_USAGE)
         try:
             try:
                 return super().main(*args, **kwargs)
@@ -64,6 +69,10 @@ class _Group(click.Group):
                 sys.stdout.flush()  # here, so that a closed pipe is met while it can still be handled
         except BrokenPipeError:
             _quiet_after_closed_pipe()
+        except OSError as err:  # a full device (`> /dev/full`), an output file gone bad
+            _cannot_write(err)
+        except KeyboardInterrupt:  # Ctrl-C between the command and its last flush
+            _interrupted()
 
     def invoke(self, ctx):
         try:
@@ -72,8 +81,15 @@ class _Group(click.Group):
             raise
         except BrokenPipeError:
             _quiet_after_closed_pipe()
+        except KeyboardInterrupt:
+            _interrupted()
         except RuledslError as err:
             raise CliError(str(err), EXIT_RULES) from None
+        except OSError as err:
+            if _is_output_error(err):
+                _cannot_write(err)
+            raise CliError(f"internal error in ruledsl: {type(err).__name__}: {err} "
+                           "(set RULEDSL_DEBUG=1 to see the traceback)", EXIT_INTERNAL) from None
         except Exception as err:  # an internal error: say so briefly
             if os.environ.get("RULEDSL_DEBUG"):
                 raise
@@ -81,13 +97,46 @@ class _Group(click.Group):
                            "(set RULEDSL_DEBUG=1 to see the traceback)", EXIT_INTERNAL) from None
 
 
-def _quiet_after_closed_pipe() -> None:
-    """The reader of stdout went away (``ruledsl simulate ... | head -1``): stop without a word."""
+#: errno values that mean the output cannot be written (not a bug of ruledsl): no space, a quota, an I/O
+#: error, a closed or bad descriptor
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EBADF, errno.EFBIG})
+
+
+def _is_output_error(err: OSError) -> bool:
+    return err.errno in _OUTPUT_ERRNOS
+
+
+def _cannot_write(err: OSError):
+    """The output cannot be written (a full device, a closed descriptor): one line on stderr, exit 2."""
+    _silence_stdout()
+    try:
+        click.echo(f"error: cannot write the output: {err.strerror or err}", err=True)
+    except OSError:
+        pass
+    sys.exit(EXIT_USAGE)
+
+
+def _interrupted():
+    """Ctrl-C: one line, no traceback, and the exit code a shell expects of a tool stopped by SIGINT."""
+    try:
+        click.echo("\ninterrupted", err=True)
+    except OSError:
+        pass
+    sys.exit(EXIT_INTERRUPTED)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush cannot fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush must not fail again
+        os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def _quiet_after_closed_pipe() -> None:
+    """The reader of stdout went away (``ruledsl simulate ... | head -1``): stop without a word."""
+    _silence_stdout()
     sys.exit(EXIT_PIPE)
 
 
