@@ -246,7 +246,7 @@ def _lint(texts: dict, program, stmt) -> list:
             moves([a for a in stmt.args if isinstance(a, MoveText)]
                   + [m for a in stmt.args if isinstance(a, tuple) for m in a if isinstance(m, MoveText)],
                   stmt.span)
-        if stmt.kind in ("cards", "slots", "card_in", "card_not_in"):
+        if stmt.kind in ("cards", "slots", "card_in", "card_not_in", "sees", "does_not_see", "differs"):
             zone(next(a for a in stmt.args if isinstance(a, A.ZoneRef)))
         if stmt.kind in ("cards", "slots"):
             cards(stmt.args[-1], stmt.span)
@@ -643,6 +643,77 @@ class _Run:
             raise _Error(f"there is no card {label} in this game", e.span)
         if label in s.cards_in(z.name):
             raise _Failed(e, f"{z.name}: {' '.join(c for c in s.cards_in(z.name) if c)}", s, {ref.name})
+
+    # ---- who sees what, the seed, the player count
+
+    def viewer(self, s: State, e: Expect, player: int) -> int:
+        if not 0 <= player < s.n:
+            raise _Error(f"there is no player {player} in this {s.n}-player game", e.span)
+        return player
+
+    def zone_cards(self, s: State, z) -> list:
+        if z.places:
+            return [s.places[q] for q in z.places if s.places[q] >= 0]
+        return list(s.zones[z.zid])
+
+    def expect_sees(self, s: State, e: Expect, player, ref) -> None:
+        """Every card of the zone shows its face to the player; an empty zone, if its cards would."""
+        p, z = self.viewer(s, e, player), self.zone(s, ref)
+        cards = self.zone_cards(s, z)
+        hidden = [c for c in cards if not s.card_visible(p, c)]
+        if hidden or (not cards and s.sees(p, z.zid) != "all"):
+            shown = f"{len(hidden)} of its {len(cards)} cards are hidden" if cards else "it is empty and hidden"
+            raise _Failed(e, f"player {p} does not see {z.name}: {shown} (it is `{z.visibility}`)", s, {ref.name})
+
+    def expect_does_not_see(self, s: State, e: Expect, player, ref) -> None:
+        """No card of the zone shows its face to the player (a hidden pile's top card neither)."""
+        p, z = self.viewer(s, e, player), self.zone(s, ref)
+        seen = [s.program.card_labels[c] for c in self.zone_cards(s, z) if s.card_visible(p, c)]
+        if seen or (not self.zone_cards(s, z) and s.sees(p, z.zid) != "count"):
+            shown = " ".join(seen) if seen else "none yet, but its cards would show"
+            raise _Failed(e, f"player {p} sees {z.name}: {shown} (it is `{z.visibility}`)", s, {ref.name})
+
+    def expect_differs(self, s: State, e: Expect, ref, seed) -> None:
+        """The scenario played again to this line with another seed leaves other cards (or another order)."""
+        z = self.zone(s, ref)
+        other = _Replay(self.file, self.scenario, e, seed)
+        try:
+            for stmt in self.file.steps(self.scenario):
+                if stmt is e:
+                    break
+                other.step(stmt)
+            t = other.start(e.span)
+        except _Failed as f:
+            raise _Failed(e, f"with seed {seed} the scenario cannot be played to here: {f.found}", f.state) from None
+        mine, theirs = s.cards_in(z.name), t.cards_in(z.name)
+        if mine == theirs:
+            shown = " ".join("none" if c is None else c for c in mine) or "none"
+            raise _Failed(e, f"with seed {seed} too, {z.name}: {shown}", s, {ref.name})
+
+    def expect_refused(self, s: State, e: Expect, count) -> None:
+        try:
+            s.game.player_count(count)
+        except ParameterError:
+            return
+        raise _Failed(e, f"a game of {count} players is allowed", s)
+
+
+class _Replay(_Run):
+    """A scenario played again with another seed, up to an expectation `differs`."""
+
+    def __init__(self, file: ScenarioFile, scenario: Scenario, until: Expect, seed: int):
+        super().__init__(file, scenario)
+        self.until = until
+        self.forced_seed = seed
+        self.seed = seed
+
+    def step(self, stmt) -> None:
+        if isinstance(stmt, Seed):
+            return  # the seed is the one asked for
+        if isinstance(stmt, Expect):
+            self.start(stmt.span)  # the expectations held on the first run; only the position matters
+            return
+        super().step(stmt)
 
 
 @attrs.frozen
