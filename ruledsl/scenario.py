@@ -246,9 +246,9 @@ def _lint(texts: dict, program, stmt) -> list:
             moves([a for a in stmt.args if isinstance(a, MoveText)]
                   + [m for a in stmt.args if isinstance(a, tuple) for m in a if isinstance(m, MoveText)],
                   stmt.span)
-        if stmt.kind in ("cards", "slots", "card_in", "card_not_in", "sees", "does_not_see", "differs"):
+        if stmt.kind in ("cards", "slots", "card_in", "card_not_in", "sees", "does_not_see", "differs", "ends"):
             zone(next(a for a in stmt.args if isinstance(a, A.ZoneRef)))
-        if stmt.kind in ("cards", "slots"):
+        if stmt.kind in ("cards", "slots", "ends"):
             cards(stmt.args[-1], stmt.span)
         if stmt.kind in ("card_in", "card_not_in"):
             cards([stmt.args[0]], stmt.span)
@@ -689,6 +689,16 @@ class _Run:
         if mine == theirs:
             shown = " ".join("none" if c is None else c for c in mine) or "none"
             raise _Failed(e, f"with seed {seed} too, {z.name}: {shown}", s, {ref.name})
+
+    def expect_ends(self, s: State, e: Expect, ref, end, labels) -> None:
+        """The top cards of a zone, the top one first (or its bottom cards, the bottom one first)."""
+        z = self.zone(s, ref)
+        if z.places:
+            raise _Error(f"{z.name} is a track; say which slots, as in `{z.name} at 0: ...`", ref.span)
+        cards = s.cards_in(z.name)
+        found = (list(reversed(cards)) if end == "top" else list(cards))[:len(labels)]
+        if found != [c for c in labels if c is not None]:
+            raise _Failed(e, f"{z.name} {end}: {' '.join(found) or 'none'}", s, {ref.name})
 
     def expect_refused(self, s: State, e: Expect, count) -> None:
         try:

@@ -115,7 +115,7 @@ class Play(Stmt):
 @_node
 class Expect(Stmt):
     kind: str  # holds legal illegal moves decision over scores winners cards slots card_in card_not_in
-    # sees does_not_see differs refused
+    # sees does_not_see differs ends refused
     args: tuple
     text: str  # the expectation as written
 
@@ -357,6 +357,14 @@ class _ScenarioBuilder(_Builder):
     @v_args(meta=True, inline=True)
     def exp_differs(self, meta, zone, seed):
         return self._expect(meta, "differs", _as_zone(zone), int(seed))
+
+    @v_args(meta=True)
+    def exp_top(self, meta, children):
+        return self._expect(meta, "ends", _as_zone(children[0]), "top", tuple(c[1] for c in children[1:]))
+
+    @v_args(meta=True)
+    def exp_bottom(self, meta, children):
+        return self._expect(meta, "ends", _as_zone(children[0]), "bottom", tuple(c[1] for c in children[1:]))
 
     @v_args(meta=True, inline=True)
     def exp_refused(self, meta, count):
