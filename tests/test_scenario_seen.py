@@ -69,6 +69,14 @@ def test_a_position_set_up_by_hand_is_the_same_for_every_seed(tmp_path):
     assert outcome.status == "failed" and "with seed 9 too, hand[0]: 7♥ 8♠" in outcome.found
 
 
+def test_the_top_and_the_bottom_of_a_zone(tmp_path):
+    table = "  gather all cards into hand[1]\n  pile: 7♣\n  deck top: 2♠ 3♦\n  hand[0]: 7♥\n"
+    assert run(tmp_path, table + "  expect deck top: 2♠ 3♦").passed
+    assert run(tmp_path, table + "  expect deck bottom: 3♦ 2♠").passed
+    outcome = run(tmp_path, table + "  expect deck top: 3♦")
+    assert outcome.status == "failed" and "deck top: 2♠" in outcome.found, outcome.message()
+
+
 def test_the_viewer_is_written_as_a_player(tmp_path):
     with pytest.raises(RulesError, match="is no player; write `player 1`"):
         run(tmp_path, "  expect seat 1 sees hand[0]")
