@@ -21,25 +21,30 @@ import difflib
 import fnmatch
 from pathlib import Path
 
-import attrs
-
-from ..checker import types as T
 from ..checker.check import check
 from ..compiler.compiler import _Compiler
 from ..engine.game import Game
-from ..engine.moves import Move
 from ..engine.state import State
 from ..language import ast as A
 from ..language.assemble import Assembly, assemble
 from ..language.errors import (
     Diagnostic,
-    IllegalMove,
     ParameterError,
-    RuledslError,
     RulesError,
     RulesRuntimeError,
     Span,
     decode_source,
+)
+from .expectations import Expectations
+from .outcome import (
+    Outcome,
+    _Error,
+    _Failed,
+    _finding,
+    _moves_text,
+    _sides,
+    _Synthetic,
+    position,
 )
 from .syntax import (
     Assign,
@@ -62,7 +67,6 @@ from .syntax import (
 
 SUFFIX = ".test.rules"
 _EXPECT_PREFIX = "scenario_expect_"
-_RULE_ERRORS = (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError)
 
 
 # ---- the loaded file: the games it plays ---------------------------------------
@@ -248,9 +252,9 @@ def _lint(texts: dict, program, stmt) -> list:
             moves([a for a in stmt.args if isinstance(a, MoveText)]
                   + [m for a in stmt.args if isinstance(a, tuple) for m in a if isinstance(m, MoveText)],
                   stmt.span)
-        if stmt.kind in ("cards", "slots", "card_in", "card_not_in"):
+        if stmt.kind in ("cards", "slots", "card_in", "card_not_in", "sees", "does_not_see", "differs", "ends"):
             zone(next(a for a in stmt.args if isinstance(a, A.ZoneRef)))
-        if stmt.kind in ("cards", "slots"):
+        if stmt.kind in ("cards", "slots", "ends"):
             cards(stmt.args[-1], stmt.span)
         if stmt.kind in ("card_in", "card_not_in"):
             cards([stmt.args[0]], stmt.span)
@@ -269,55 +273,7 @@ def _close(name: str, candidates) -> str | None:
 # ---- running a scenario ----------------------------------------------------------
 
 
-@attrs.frozen
-class Outcome:
-    """How a scenario ended: passed, failed (an expectation did not hold) or error (it cannot run)."""
-
-    name: str
-    span: Span
-    status: str  # "passed" | "failed" | "error"
-    expectation: str = ""  # the statement that failed, as written
-    where: Span | None = None
-    found: str = ""  # what was found instead
-    position: tuple = ()  # the position at that point, line by line
-    diagnostic: Diagnostic | None = None
-    checked: int = 0  # expectations that held
-
-    @property
-    def passed(self) -> bool:
-        return self.status == "passed"
-
-    def message(self) -> str:
-        """The failure as text: where, the expectation, what was found and the position."""
-        if self.status == "passed":
-            return f"{self.name}: passed ({self.checked} expectations)"
-        if self.status == "error":
-            return self.diagnostic.render() if self.diagnostic else f"{self.span}: error in scenario {self.name}"
-        lines = [f"{self.where}: scenario `{self.name}` failed",
-                 f"    {self.expectation}",
-                 f"    found: {self.found}"]
-        if self.position:
-            lines.append("    position:")
-            lines.extend(f"      {line}" for line in self.position)
-        return "\n".join(lines)
-
-
-class _Failed(Exception):
-    def __init__(self, stmt, found: str, state: State | None, focus=()):
-        self.stmt = stmt
-        self.found = found
-        self.state = state
-        self.focus = focus
-
-
-class _Error(Exception):
-    def __init__(self, message: str, span: Span, hint: str | None = None):
-        self.message = message
-        self.span = span
-        self.hint = hint
-
-
-class _Run:
+class _Run(Expectations):
     def __init__(self, file: ScenarioFile, scenario: Scenario):
         self.file = file
         self.scenario = scenario
@@ -511,269 +467,28 @@ class _Run:
 
     # ---- expectations
 
-    def do_expect(self, s: State, e: Expect) -> None:
-        getattr(self, "expect_" + e.kind)(s, e, *e.args)
-        self.checked += 1
 
-    def expect_holds(self, s: State, e: Expect, expr) -> None:
-        inv, sides = self.expects[id(e)]  # every game of the file is compiled with every expectation
-        try:
-            ok = inv.cond(s, s.locals.copy())
-        except RulesRuntimeError as err:
-            raise _Failed(e, f"it cannot be worked out: {_finding(err)}", s, _names(expr)) from None
-        except _RULE_ERRORS as exc:
-            raise _Failed(e, f"it cannot be worked out: {exc}", s, _names(expr)) from None
-        if not ok:
-            values = [f"{text} is {_value_text(s, fn, t)}" for text, fn, t in sides
-                      if t in _SHOWN or t.startswith("enum:")]
-            raise _Failed(e, "; ".join(values) if values else "it does not hold", s, _names(expr))
+    # ---- who sees what, the seed, the player count
 
-    def expect_legal(self, s: State, e: Expect, moves) -> None:
-        legal = {s.describe(m) for m in s.legal_moves()}
-        missing = [str(m) for m in moves if str(m) not in legal]
-        if missing:
-            raise _Failed(e, f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not legal "
-                             f"(legal: {_moves_text(s)})", s)
 
-    def expect_illegal(self, s: State, e: Expect, move: MoveText, reason) -> None:
-        if self.find(s, move) is not None:
-            raise _Failed(e, f"{move} is legal", s)
-        if reason is None:
+    def replay_until(self, until, seed: int) -> "_Run":
+        """A run of the same scenario with another seed, to be played up to the expectation ``until``."""
+        return _Replay(self.file, self.scenario, until, seed)
+
+
+class _Replay(_Run):
+    """A scenario played again with another seed, up to an expectation `differs`."""
+
+    def __init__(self, file: ScenarioFile, scenario: Scenario, until: Expect, seed: int):
+        super().__init__(file, scenario)
+        self.until = until
+        self.forced_seed = seed
+        self.seed = seed
+
+    def step(self, stmt) -> None:
+        if isinstance(stmt, Seed):
+            return  # the seed is the one asked for
+        if isinstance(stmt, Expect):
+            self.start(stmt.span)  # the expectations held on the first run; only the position matters
             return
-        why = self.reason(s, move)
-        if reason not in why:
-            raise _Failed(e, f"{move} is illegal, but the reason given is: {why}", s)
-
-    def reason(self, s: State, text: MoveText) -> str:
-        args = []
-        for i, (kind, value) in enumerate(text.args):
-            if kind == "card":
-                ids = s.cards_named(value)
-                place = text.place(i)
-                if place is not None:
-                    ids = [c for c in ids if s.card_place(c) == place]
-                if not ids:
-                    return f"there is no card {value}" + (f" in {place}" if place is not None else "")
-                args.append(ids[0])
-            elif kind == "name":
-                idx = [e.index(value) for e in s.program.enums.values() if value in e]
-                if not idx:
-                    return f"`{value}` is neither a card nor an enum value"
-                args.append(idx[0])
-            else:
-                args.append(value)
-        try:
-            s.clone().apply(Move(text.name, tuple(args)))
-        except IllegalMove as err:
-            return err.reason
-        except RulesRuntimeError as err:
-            return f"a rule failed: {_finding(err)}"
-        return "it is legal"
-
-    def expect_moves(self, s: State, e: Expect, name, moves) -> None:
-        legal = list(dict.fromkeys(s.describe(m) for m in s.legal_moves() if name is None or m.name == name))
-        wanted = {str(m) for m in moves}
-        if set(legal) != wanted:
-            what = f"the legal {name} moves are" if name else "the legal moves are"
-            raise _Failed(e, f"{what} {', '.join(legal) or 'none'}", s)
-
-    def expect_decision(self, s: State, e: Expect, name, by) -> None:
-        if s.over:
-            raise _Failed(e, "the game is over", s)
-        if s.decision != name or (by is not None and s.current_player != by):
-            raise _Failed(e, f"player {s.current_player} decides `{s.decision}`", s)
-
-    def expect_over(self, s: State, e: Expect) -> None:
-        if not s.over:
-            raise _Failed(e, f"the game goes on: player {s.current_player} decides `{s.decision}`", s)
-
-    def expect_not_over(self, s: State, e: Expect) -> None:
-        if s.over:
-            raise _Failed(e, "the game is over" + (f" ({s.finding})" if s.finding else ""), s)
-
-    def expect_scores(self, s: State, e: Expect, scores) -> None:
-        found = self.value(s, e, lambda: s.scores)
-        if list(scores) != found:
-            raise _Failed(e, "scores " + ", ".join(map(str, found)), s)
-
-    def expect_winners(self, s: State, e: Expect, winners) -> None:
-        if not s.over:
-            raise _Failed(e, f"the game goes on: player {s.current_player} decides `{s.decision}`", s)
-        found = self.value(s, e, lambda: s.winners)
-        if sorted(winners) != found:
-            raise _Failed(e, "winners " + (", ".join(map(str, found)) or "none") + "; scores "
-                          + ", ".join(map(str, s.scores)), s)
-
-    def value(self, s: State, e: Expect, fn):
-        try:
-            return fn()
-        except RulesRuntimeError as err:
-            raise _Failed(e, f"a rule failed: {_finding(err)}", s) from None
-        except _RULE_ERRORS as exc:
-            raise _Failed(e, f"a rule could not be carried out: {exc}", s) from None
-
-    def expect_cards(self, s: State, e: Expect, ref, labels) -> None:
-        z = self.zone(s, ref)
-        found = [c for c in s.cards_in(z.name) if c is not None]
-        wanted = [c for c in labels if c is not None]
-        if sorted(found) != sorted(wanted):
-            raise _Failed(e, f"{z.name}: {' '.join(found) or 'none'}", s, {ref.name})
-
-    def expect_slots(self, s: State, e: Expect, ref, first, labels) -> None:
-        z = self.zone(s, ref)
-        slots = s.cards_in(z.name)
-        size = len(z.places)
-        if not size:
-            raise _Error(f"{z.name} has no slots; only tracks do (write `{z.name}: ...`)", ref.span)
-        if not 0 <= first < size:
-            raise _Error(f"{z.name} has slots 0 to {size - 1}, not {first}", e.span)
-        found = [slots[(first + i) % size] for i in range(len(labels))]
-        if found != list(labels):
-            shown = " ".join("none" if c is None else c for c in found)
-            raise _Failed(e, f"{z.name} at {first}: {shown}", s, {ref.name})
-
-    def expect_card_in(self, s: State, e: Expect, label, ref) -> None:
-        z = self.zone(s, ref)
-        if not s.cards_named(label):
-            raise _Error(f"there is no card {label} in this game", e.span)
-        if label not in s.cards_in(z.name):
-            raise _Failed(e, f"{z.name}: {' '.join(c for c in s.cards_in(z.name) if c) or 'none'}", s, {ref.name})
-
-    def expect_card_not_in(self, s: State, e: Expect, label, ref) -> None:
-        z = self.zone(s, ref)
-        if not s.cards_named(label):
-            raise _Error(f"there is no card {label} in this game", e.span)
-        if label in s.cards_in(z.name):
-            raise _Failed(e, f"{z.name}: {' '.join(c for c in s.cards_in(z.name) if c)}", s, {ref.name})
-
-
-@attrs.frozen
-class _Synthetic:
-    """A statement-like object for failures of one move of a list."""
-
-    span: Span
-    text: str = ""
-
-
-def _finding(err: RulesRuntimeError) -> str:
-    return f"{err.message} ({err.span})" if err.span.line else err.message
-
-
-def _moves_text(s: State, keep: int = 12) -> str:
-    texts = [s.describe(m) for m in s.legal_moves()]
-    shown = ", ".join(texts[:keep])
-    return (shown + ", ..." if len(texts) > keep else shown) or "none"
-
-
-_SHOWN = (T.INT, T.BOOL, T.PLAYER, T.CARD, T.CARDS, T.NONE, T.STR)
-_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
-
-
-def _sides(expr) -> list:
-    """The compared values of an expectation (both sides of each comparison), to show them when it fails."""
-    if isinstance(expr, A.BinOp) and expr.op in ("and", "or"):
-        return _sides(expr.left) + _sides(expr.right)
-    if isinstance(expr, A.Not):
-        return _sides(expr.operand)
-    if isinstance(expr, A.BinOp) and expr.op in _COMPARISONS:
-        return [x for x in (expr.left, expr.right) if _names(x)]
-    return []
-
-
-def _value_text(s: State, fn, type_: str) -> str:
-    try:
-        v = fn(s, s.locals + [None] * 64)
-    except (RuledslError, *_RULE_ERRORS):
-        return "(cannot be worked out)"
-    p = s.program
-    if v is None:
-        return "none"
-    if type_ == T.CARD and isinstance(v, int):
-        return p.card_labels[v]
-    if type_.startswith("enum:") and isinstance(v, int) and v < len(p.enums.get(type_[5:], ())):
-        return p.enums[type_[5:]][v]
-    if isinstance(v, (bool, int, str)):
-        return str(v).lower() if isinstance(v, bool) else str(v)
-    if isinstance(v, (list, tuple)) and all(isinstance(c, int) for c in v) and type_ == T.CARDS:
-        return "{" + " ".join(p.card_labels[c] for c in v) + "}"
-    return str(v)
-
-
-def _names(expr) -> set:
-    """The names an expression mentions, to show the variables and zones it reads."""
-    found = set()
-
-    def walk(node):
-        if isinstance(node, A.Name):
-            found.add(node.name)
-        elif isinstance(node, A.ZoneRef):
-            found.add(node.name)
-        if attrs.has(type(node)):
-            for f in attrs.fields(type(node)):
-                walk(getattr(node, f.name))
-        elif isinstance(node, (tuple, list)):
-            for x in node:
-                walk(x)
-
-    walk(expr)
-    return found
-
-
-# ---- showing a position ------------------------------------------------------------
-
-_LONG = 10
-
-
-def position(s: State, focus=()) -> list[str]:
-    """A position as lines of text: whose decision, the zones that hold cards, the variables.
-
-    Everything is shown face up (a scenario's author sees the whole table). Zones and variables
-    named in ``focus`` come first; long piles show their size and top cards."""
-    p = s.program
-    lines = []
-    if s.over:
-        over = "the game is over"
-        try:
-            over += f"; scores {', '.join(map(str, s.scores))}"
-        except (RuledslError, *_RULE_ERRORS):
-            pass
-        lines.append(over + (f" ({s.finding})" if s.finding else ""))
-    else:
-        lines.append(f"player {s.current_player} decides `{s.decision}`; legal: {_moves_text(s)}")
-    zones = [z for z in p.zones if z.owner is None or z.owner < s.n]
-    zones.sort(key=lambda z: z.family not in focus)
-    for z in zones:
-        if z.places:
-            slots = s.cards_in(z.name)
-            held = [f"{i}:{c}" for i, c in enumerate(slots) if c is not None]
-            if held or z.family in focus:
-                lines.append(f"{z.name}: {' '.join(held) or 'empty'}")
-            continue
-        cards = s.cards_in(z.name)
-        if not cards and z.family not in focus:
-            continue
-        if len(cards) > _LONG and (z.shape == "pile" or len(cards) > 4 * _LONG):
-            lines.append(f"{z.name}: {len(cards)} cards, top {' '.join(reversed(cards[-3:]))}")
-        else:
-            lines.append(f"{z.name}: {' '.join(cards) or 'empty'}")
-    values = []
-    for name, (base, sizes, dims) in p.var_families.items():
-        count = 1
-        for n in sizes:
-            count *= n
-        for i in range(count):
-            label = p.var_names[base + i]
-            if dims and dims[0][0] == "player" and i // max(1, count // sizes[0]) >= s.n:
-                continue
-            if base + i in p.flag_slots or (base + i in p.var_exists and not s.vars[p.var_exists[base + i]]):
-                continue  # a growing family's bookkeeping, or a member that is not open
-            v = s.vars[base + i]
-            if base + i in p.card_slots and v is not None:
-                v = p.card_labels[v]
-            values.append((name not in focus, f"{label} = {v}"))
-    values.sort(key=lambda t: t[0])
-    if values:
-        lines.append("; ".join(text for _, text in values))
-    if s.players_left():
-        lines.append("left the game: " + ", ".join(f"player {p}" for p in s.players_left()))
-    return lines
+        super().step(stmt)

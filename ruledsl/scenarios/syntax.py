@@ -114,6 +114,7 @@ class Play(Stmt):
 @_node
 class Expect(Stmt):
     kind: str  # holds legal illegal moves decision over scores winners cards slots card_in card_not_in
+    # sees does_not_see differs ends refused
     args: tuple
     text: str  # the expectation as written
 
@@ -338,6 +339,35 @@ class _ScenarioBuilder(_Builder):
     @v_args(meta=True, inline=True)
     def exp_card_not_in(self, meta, card, zone):
         return self._expect(meta, "card_not_in", str(card), zone)
+
+    @v_args(meta=True, inline=True)
+    def exp_sees(self, meta, word, player, zone):
+        return self._expect(meta, "sees", self._viewer(word, player), zone)
+
+    @v_args(meta=True, inline=True)
+    def exp_does_not_see(self, meta, word, player, zone):
+        return self._expect(meta, "does_not_see", self._viewer(word, player), zone)
+
+    def _viewer(self, word, number) -> int:
+        if str(word) != "player":
+            raise _BuildError(f"`{word} {number}` is no player; write `player {number}`", self._tok(word))
+        return int(number)
+
+    @v_args(meta=True, inline=True)
+    def exp_differs(self, meta, zone, seed):
+        return self._expect(meta, "differs", _as_zone(zone), int(seed))
+
+    @v_args(meta=True)
+    def exp_top(self, meta, children):
+        return self._expect(meta, "ends", _as_zone(children[0]), "top", tuple(c[1] for c in children[1:]))
+
+    @v_args(meta=True)
+    def exp_bottom(self, meta, children):
+        return self._expect(meta, "ends", _as_zone(children[0]), "bottom", tuple(c[1] for c in children[1:]))
+
+    @v_args(meta=True, inline=True)
+    def exp_refused(self, meta, count):
+        return self._expect(meta, "refused", int(count))
 
     @v_args(meta=True, inline=True)
     def sc_expect(self, meta, found):
