@@ -262,6 +262,18 @@ def test_put_under_deal_and_top_n():
     assert s.cards_in("z") == ["k(n: 1)", "k(n: 2)"]
 
 
+@pytest.mark.parametrize("end, moved, left", [
+    ("top", ["k(n: 3)", "k(n: 2)"], ["k(n: 1)"]),      # the top two, the topmost first
+    ("bottom", ["k(n: 1)", "k(n: 2)"], ["k(n: 3)"]),   # the bottom two, the bottommost first
+])
+def test_top_and_bottom_of_n_cards_take_their_own_end(end, moved, left):
+    g = rules(f"flow {{\n  put {end}(z, 2) into y\n  choose done by 0 {{ move ok {{}} }}\n}}\n")
+    s = g.new_game(players=1)
+    # z holds k1 k2 k3 from the bottom up; the list's cards are put on y one after the other
+    assert s.cards_in("y") == moved
+    assert s.cards_in("z") == left
+
+
 def test_reveal_grants_sight_only_during_its_block():
     src = textwrap.dedent("""\
         game "R"

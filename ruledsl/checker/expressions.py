@@ -361,7 +361,7 @@ class ExpressionChecks:
             if pure:
                 self.error("E206", "`random` changes the state and cannot be used in a condition or a define", e)
             return T.element(args[0])
-        if e.name == "top" and len(args) == 2:
+        if e.name in ("top", "bottom") and len(args) == 2:
             sig, result, is_pure = T.TOP_N[0], T.TOP_N[1], True
         elif e.name in T.BUILTINS:
             sig, result, is_pure = T.BUILTINS[e.name]

@@ -53,12 +53,17 @@ class Calls:
             if len(args) == 2:
                 n = args[1][0]
 
-                def top_n(s, L):
-                    cards = src(s, L)
-                    k = n(s, L)
-                    return cards[::-1][:k] if k > 0 else []
+                if name == "top":
+                    def ends(s, L):  # the top k cards, the topmost first
+                        cards = src(s, L)
+                        k = n(s, L)
+                        return cards[::-1][:k] if k > 0 else []
+                else:
+                    def ends(s, L):  # the bottom k cards, the bottommost first
+                        k = n(s, L)
+                        return src(s, L)[:k] if k > 0 else []
 
-                return top_n, T.CARDS
+                return ends, T.CARDS
             pos = -1 if name == "top" else 0
 
             def end(s, L):
