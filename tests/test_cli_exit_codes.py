@@ -71,6 +71,8 @@ COMMANDS = {
                 ["compile", "{dir}"]),
     "view": (None, ["view", "{broken}"], ["view", "{missing}"], ["view", "{dir}"]),
     "lsp": (["lsp"], None, None, None),
+    # `new` reads no rules file: its usage errors are a bad NAME and files that exist already
+    "new": (["new", "fresh", "--dir", "{dir}/new"], None, ["new", "9x"], ["new", "race", "--dir", "{dir}"]),
 }
 
 

@@ -11,12 +11,13 @@ all in; ``ruledsl.cli:main`` is the console script.
 - :mod:`.testing`: ``test`` (scenarios);
 - :mod:`.scale` and :mod:`.compare`: many games in processes or on Dask, ``compare``;
 - :mod:`.compile`: ``compile``;
+- :mod:`.new`: ``new`` (a game to start from);
 - :mod:`.desk`: ``lsp``, ``graph``, ``view``.
 """
 
 from __future__ import annotations
 
-from . import compare, compile, games, terminal, verify_replay  # noqa: F401 - each adds its commands to main
+from . import compare, compile, games, new, terminal, verify_replay  # noqa: F401 - each adds its commands to main
 from .common import main
 from .desk import COMMANDS as _DESK_COMMANDS
 from .testing import test_command

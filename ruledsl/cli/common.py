@@ -74,6 +74,18 @@ class _Group(click.Group):
         except KeyboardInterrupt:  # Ctrl-C between the command and its last flush
             _interrupted()
 
+    def format_commands(self, ctx, formatter) -> None:
+        """The command list with each command's whole first sentence, wrapped, never cut with `...`."""
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is None or cmd.hidden:
+                continue
+            rows.append((name, cmd.short_help or _first_sentence(cmd.help or "")))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -95,6 +107,13 @@ class _Group(click.Group):
                 raise
             raise CliError(f"internal error in ruledsl: {type(err).__name__}: {err} "
                            "(set RULEDSL_DEBUG=1 to see the traceback)", EXIT_INTERNAL) from None
+
+
+def _first_sentence(text: str) -> str:
+    """The first sentence of a command's help, on one line: what `ruledsl --help` lists."""
+    words = " ".join(text.split("\n\n")[0].split())
+    end = words.find(". ")
+    return words if end < 0 else words[: end + 1]
 
 
 #: errno values that mean the output cannot be written (not a bug of ruledsl): no space, a quota, an I/O

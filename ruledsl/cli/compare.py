@@ -50,8 +50,12 @@ def compare_command(base, variant, games, players, seed, base_sets, variant_sets
 
     VARIANT may be the same file as BASE with other --variant-set parameters.
     """
-    from ..play.report import balance, paired, write_report
+    from ..play.report import balance, paired, require, write_report
 
+    try:
+        require(plots=report_dir is not None)
+    except ParameterError as err:
+        raise CliError(str(err)) from None
     gb = _load_game(base, base_sets)
     gv = _load_game(variant, variant_sets)
     if players is None:

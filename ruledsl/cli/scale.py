@@ -77,9 +77,15 @@ def play_many(game, file, sets, games, n, seed, bots, jobs, dask, coverage, labe
 
 
 def prepare_report(directory) -> None:
-    """Make the report directory before any game is played, so a bad one fails at once."""
+    """Make the report directory before any game is played, so a bad one (or missing plots) fails at once."""
     from pathlib import Path
 
+    from ..play.report import require
+
+    try:
+        require(plots=True)
+    except ParameterError as err:
+        raise CliError(str(err)) from None
     try:
         Path(directory).mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -2,7 +2,8 @@
 
 The statistics come from scipy (confidence intervals of proportions, paired
 tests); the plots from matplotlib with its Agg backend (no display needed).
-Both are dependencies of ruledsl; only Dask's ``distributed`` is an extra (``scale``).
+Both come with the ``report`` extra (``pip install 'ruledsl[report]'``); without
+them every other command works and these say which extra to install.
 
 :func:`balance` turns the records of :func:`ruledsl.scale.run_games` into a
 plain dict (``report.json``); :func:`paired` compares two runs played with the
@@ -25,8 +26,18 @@ def _scipy_stats():
     try:
         from scipy import stats
     except ImportError:
-        raise ParameterError("reports and comparisons need scipy, a dependency of ruledsl: pip install scipy") from None
+        raise ParameterError("reports and comparisons need scipy, which the `report` extra brings: "
+                             "pip install 'ruledsl[report]'") from None
     return stats
+
+
+def require(plots: bool) -> None:
+    """Raise ParameterError, saying which extra to install, if the statistics (or the plots) are missing.
+
+    Asked before any game is played, so that a long run does not end in the message."""
+    _scipy_stats()
+    if plots:
+        _plt()
 
 
 def proportion_ci(k: int, n: int) -> list:
@@ -164,7 +175,8 @@ def _plt():
     try:
         import matplotlib
     except ImportError:
-        raise ParameterError("--report needs matplotlib, a dependency of ruledsl: pip install matplotlib") from None
+        raise ParameterError("--report needs matplotlib, which the `report` extra brings: "
+                             "pip install 'ruledsl[report]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
