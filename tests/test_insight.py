@@ -97,3 +97,45 @@ def test_stalemates_and_length_spread():
     assert d["stalemate"]["rate"] == pytest.approx(2 / 3) and d["stalemate"]["at_move_bound"] == 1
     assert d["length"]["mean"] == 20 and d["length"]["sd"] == 10 and d["length"]["quartiles"] == [15, 20, 25]
     assert d["length"]["sd_ci95"][0] < 10 < d["length"]["sd_ci95"][1]
+
+
+def test_tune_finds_the_goal_that_gives_the_length(tmp_path):
+    from click.testing import CliRunner
+
+    from ruledsl.cli import main
+
+    png = tmp_path / "tune.png"
+    out = CliRunner().invoke(main, ["tune", str(DATA / "race.rules"), "--param", "goal=2..8", "--target",
+                                    "length=6", "--games", "20", "--json", "--plot", str(png)])
+    assert out.exit_code == 0, out.output
+    import json
+
+    data = json.loads(out.output.splitlines()[-1])
+    best = data["best"]
+    assert best["params"]["goal"] in (5, 6) and best["ci95"][0] <= best["value"] <= best["ci95"][1]
+    assert len(data["candidates"]) == 7 and all(c["games"] == 20 for c in data["candidates"])
+    assert png.stat().st_size > 0
+
+
+def test_tune_by_halving_plays_fewer_games():
+    from ruledsl.play.tune import grid, parse_range, parse_target, tune
+
+    game = ruledsl.load(DATA / "race.rules")
+    assert grid([("a", 1, 20)], 4) == [{"a": 1}, {"a": 7}, {"a": 14}, {"a": 20}]
+    assert parse_range("goal=2..8") == ("goal", 2, 8) and parse_target("length=6") == ("length", 6.0)
+    result = tune(lambda p: ruledsl.load(DATA / "race.rules", p), DATA / "race.rules", 2, 0, 40, "random",
+                  [("goal", 2, 9)], "length", 6.0, search="halving")
+    assert result["played"] < 8 * 40 and result["best"]["games"] == 40
+    assert game is not None
+
+
+def test_tune_refuses_bad_options():
+    from click.testing import CliRunner
+
+    from ruledsl.cli import main
+
+    runner = CliRunner()
+    assert runner.invoke(main, ["tune", str(DATA / "race.rules"), "--param", "goal=2"]).exit_code == 2
+    assert runner.invoke(main, ["tune", str(DATA / "race.rules"), "--param", "nope=1..2"]).exit_code == 2
+    assert runner.invoke(main, ["tune", str(DATA / "race.rules"), "--param", "goal=2..3",
+                                "--target", "fun"]).exit_code == 2
