@@ -26,7 +26,7 @@ def test_one_lead_change_game_has_exactly_one_lead_change():
     per = run.records[0]["design"]
     assert per["lead_changes"] == 1
     assert per["behind"] == 0.25  # behind in one sample of four
-    assert per["depth"] == 1.0  # and then last by the whole spread
+    assert per["depth"] == 0.5  # by 1, and the widest gap of the game is 2 (1-3)
     assert per["decided_at"] == 0.5  # the winner leads from the third sample of four on
     d = design(run.records, 2)
     assert d["lead_changes"]["mean"] == 1.0 and d["lead_changes"]["ci95"] == [1.0, 1.0]

@@ -97,8 +97,8 @@ def game_metrics(samples: list, winners: list) -> dict:
     - ``lead_changes``: how often a leader differs from the last leader before it (samples with a
       tie at the top are skipped);
     - ``behind``: the fraction of the samples in which the sole winner was strictly behind someone;
-    - ``depth``: in those samples, the winner's mean deficit to the leader as a share of that
-      sample's spread (leader minus last), from 0 to 1;
+    - ``depth``: in those samples, the winner's mean deficit to the leader as a share of the widest
+      gap between first and last seen in any sample of the game, from 0 to 1;
     - ``decided_at``: the first sample index from which the winner leads to the end, as a share of
       the samples (0: the winner led from the first sample; 1: only the result made them leader).
 
@@ -118,12 +118,13 @@ def game_metrics(samples: list, winners: list) -> dict:
     out = {"samples": len(samples), "lead_changes": changes, "behind": None, "depth": None, "decided_at": None}
     if sole is None:
         return out
+    widest = max((max(v) - min(v) for v in samples), default=0.0)
     deficits = []
     for v in samples:
-        best, worst = max(v), min(v)
+        best = max(v)
         if v[sole] < best:
-            spread = best - worst
-            deficits.append(1.0 if not math.isfinite(spread) or spread <= 0 else (best - v[sole]) / spread)
+            gap = best - v[sole]
+            deficits.append(1.0 if not math.isfinite(gap) or not math.isfinite(widest) else gap / widest)
     k = len(leaders) - 1
     while k > 0 and leaders[k - 1] == sole:
         k -= 1
