@@ -12,12 +12,14 @@ all in; ``ruledsl.cli:main`` is the console script.
 - :mod:`.scale` and :mod:`.compare`: many games in processes or on Dask, ``compare``;
 - :mod:`.compile`: ``compile``;
 - :mod:`.new`: ``new`` (a game to start from);
-- :mod:`.desk`: ``lsp``, ``graph``, ``view``.
+- :mod:`.desk`: ``lsp``, ``graph``, ``view``;
+- :mod:`.tune`: ``tune`` (parameters that meet a target);
+- :mod:`.explain`: ``explain`` (the rules as a rulebook).
 """
 
 from __future__ import annotations
 
-from . import compare, compile, games, new, terminal, verify_replay  # noqa: F401 - each adds its commands to main
+from . import compare, compile, explain, games, new, terminal, tune, verify_replay  # noqa: F401 - each adds its commands to main
 from .common import main
 from .desk import COMMANDS as _DESK_COMMANDS
 from .testing import test_command

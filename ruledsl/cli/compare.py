@@ -50,6 +50,7 @@ def compare_command(base, variant, games, players, seed, base_sets, variant_sets
 
     VARIANT may be the same file as BASE with other --variant-set parameters.
     """
+    from ..play.insight import design
     from ..play.report import balance, paired, require, write_report
 
     try:
@@ -74,7 +75,8 @@ def compare_command(base, variant, games, players, seed, base_sets, variant_sets
     except ParameterError as err:
         raise CliError(str(err)) from None
     data = {"base": {"rules": base, "params": gb.params}, "variant": {"rules": variant, "params": gv.params},
-            "seed": seed, "bots": bot_names(bot_choice, n, seed), **result}
+            "seed": seed, "bots": bot_names(bot_choice, n, seed), **result,
+            "design": {"base": design(rb.records, n), "variant": design(rv.records, n)}}
     if report_dir is not None:
         bal_b = balance(rb.records, n, coverage_of(gb, rb.coverage))
         bal_v = balance(rv.records, n, coverage_of(gv, rv.coverage))
@@ -114,3 +116,11 @@ def _compare_table(data, base, variant, games, n, seed) -> None:
     lo, hi = data["length_change_ci95"]
     console.print(f"game length change: {data['length_change']:+.1f} moves (95% CI [{lo:+.1f}, {hi:+.1f}])",
                   highlight=False)
+    from ..play.insight import side_by_side
+
+    metrics = Table(title="Design metrics (docs/scale.md), value [95% interval]")
+    for head in ("Metric", "Base", "Variant"):
+        metrics.add_column(head)
+    for name, b, v in side_by_side({"design": data["design"]["base"]}, {"design": data["design"]["variant"]}):
+        metrics.add_row(name, b, v)
+    console.print(metrics)

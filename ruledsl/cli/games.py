@@ -197,13 +197,25 @@ def _run_table(result) -> None:
               help="Play the games on the Dask scheduler at ADDRESS (tcp://host:8786) instead.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               help="Also write report.html (with plots) and report.json into this directory.")
-def simulate_command(file, games, players, seed, sets, bots, as_json, jobs, dask, report_dir) -> None:
-    """Play many games of FILE between bots and print win rates, scores and lengths."""
+@click.option("--skill-bot", "skill_bot", metavar="BOT", default="greedy", show_default=True,
+              help="The strongest bot, for skill against luck and dominant moves (docs/scale.md).")
+@click.option("--skill-games", "skill_games", type=click.IntRange(min=0), default=None,
+              help="Deals played by the strongest bot against random play in each seat and against "
+                   "itself, for skill against luck [default: 0; with --report, up to 100].")
+def simulate_command(file, games, players, seed, sets, bots, as_json, jobs, dask, report_dir, skill_bot,
+                     skill_games) -> None:
+    """Play many games of FILE between bots and print win rates, scores and lengths.
+
+    With --report or --json also the design metrics (lead changes, drama, decisiveness, first-mover
+    share, stalemates, length spread; skill against luck and dominant moves with --skill-games).
+    """
     game = _load_game(file, sets)
     n = _check_players(game, players)
     bot_choice = _bots_option(bots, n)
-    if jobs > 1 or dask or report_dir:
+    design = None
+    if jobs > 1 or dask or report_dir or as_json or skill_games:
         from .scale import (
+            design_of,
             play_many,
             prepare_report,
             simulate_report,
@@ -215,9 +227,13 @@ def simulate_command(file, games, players, seed, sets, bots, as_json, jobs, dask
             prepare_report(report_dir)
         run, seconds = play_many(game, file, sets, games, n, seed, bot_choice, jobs, dask, report_dir is not None)
         stats = stats_of(game, run, games, n, seed, bot_choice)
-        throughput(games, seconds, jobs, dask)
+        if jobs > 1 or dask or report_dir or skill_games or not as_json:  # --json alone: nothing on stderr
+            throughput(games, seconds, jobs, dask)
+        if skill_games is None:
+            skill_games = min(games, 100) if report_dir else 0
+        design = design_of(game, file, sets, run, n, seed, skill_bot, skill_games, jobs, dask)
         if report_dir:
-            simulate_report(game, file, run, n, report_dir, stats)
+            simulate_report(game, file, run, n, report_dir, stats, design)
     else:
         try:
             started = time.perf_counter()
@@ -231,11 +247,16 @@ def simulate_command(file, games, players, seed, sets, bots, as_json, jobs, dask
         except RulesRuntimeError as err:
             _fail_at_runtime(game, err, file, sets)
     if as_json:
-        click.echo(json.dumps({"rules": file, **stats.to_dict()}))
+        extra = {} if design is None else {"design": design["design"], "skill": design.get("skill")}
+        click.echo(json.dumps({"rules": file, **stats.to_dict(), **extra}))
     elif _stdout_is_terminal():
         _stats_table(stats)
     else:
         _stats_plain(stats)
+    if design is not None and not as_json:
+        from .scale import print_design
+
+        print_design(design)
 
 
 def _simulate_with_bar(game, games, n, seed, bots):

@@ -103,11 +103,39 @@ def stats_of(game, run, games, n, seed, bots):
     return add_up(run.records, game.program.name, games, n, seed, dict(game.program.params), bot_names(bots, n, seed))
 
 
-def simulate_report(game, file, run, n, report_dir, stats) -> None:
+def design_of(game, file, sets, run, n, seed, skill_bot, skill_games, jobs, dask) -> dict:
+    """The design metrics of a run, and skill against luck from ``skill_games`` more games (0: none)."""
+    from ..play.insight import design, skill_runs
+
+    out = {"design": design(run.records, n)}
+    if skill_games:
+        from ..play.bots import parse_bot
+
+        try:
+            parse_bot(skill_bot)
+            out["skill"] = skill_runs(game, file, _parse_sets(sets), n, seed, skill_games, skill_bot, jobs, dask)
+        except RulesRuntimeError as err:
+            _fail_at_runtime(game, err, file, sets)
+        except ParameterError as err:
+            raise CliError(str(err)) from None
+    return out
+
+
+def print_design(design: dict) -> None:
+    """The design metrics as lines of text (name, value, 95% interval)."""
+    from ..play.insight import rows
+
+    for name, value in rows(design):
+        click.echo(f"{name}: {value}")
+
+
+def simulate_report(game, file, run, n, report_dir, stats, design=None) -> None:
     from ..play.report import balance, write_report
 
     cov = coverage_of(game, run.coverage) if run.coverage is not None else None
     rep = balance(run.records, n, cov)
+    if design and design.get("skill"):
+        rep["skill"] = design["skill"]
     data = {"rules": file, **stats.to_dict(), "balance": rep}
     try:
         page = write_report(report_dir, f"{game.name}: {_plural(stats.games, 'game')}, {n} players, "

@@ -15,20 +15,12 @@ from __future__ import annotations
 
 import html
 import json
-import math
 from collections import Counter
 from pathlib import Path
 
 from ..language.errors import ParameterError
-
-
-def _scipy_stats():
-    try:
-        from scipy import stats
-    except ImportError:
-        raise ParameterError("reports and comparisons need scipy, which the `report` extra brings: "
-                             "pip install 'ruledsl[report]'") from None
-    return stats
+from .insight import design, design_html, design_plots
+from .intervals import _mean_ci, _scipy_stats, proportion_ci
 
 
 def require(plots: bool) -> None:
@@ -38,28 +30,6 @@ def require(plots: bool) -> None:
     _scipy_stats()
     if plots:
         _plt()
-
-
-def proportion_ci(k: int, n: int) -> list:
-    """The 95% Wilson interval of ``k`` successes in ``n`` trials (scipy's binomtest)."""
-    if n == 0:
-        return [0.0, 1.0]
-    ci = _scipy_stats().binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
-    return [float(ci.low), float(ci.high)]
-
-
-def _mean_ci(values: list) -> list:
-    """The 95% t interval of the mean of ``values`` (scipy's t distribution)."""
-    stats = _scipy_stats()
-    n = len(values)
-    mean = sum(values) / n if n else 0.0
-    if n < 2:
-        return [mean, mean]
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    if sd == 0:
-        return [mean, mean]
-    low, high = stats.t.interval(0.95, n - 1, loc=mean, scale=sd / math.sqrt(n))
-    return [float(low), float(high)]
 
 
 def _histogram(values: list) -> dict:
@@ -105,6 +75,7 @@ def balance(records: list, players: int, coverage=None) -> dict:
         "decisions_per_game": decisions / n if n else 0.0,
         "mean_legal_moves": sum(r["legal"] for r in records) / decisions if decisions else 0.0,
         "moves_chosen": dict(chosen.most_common()),
+        "design": design(records, players),
     }
     if coverage is not None:
         items = coverage.items()
@@ -239,6 +210,7 @@ def plots(report: dict, out: Path, prefix: str = "") -> list:
     ax.set_xlabel("times chosen")
     ax.tick_params(axis="x", labelrotation=30)
     save(fig, "moves", "Moves chosen")
+    design_plots(report, plt, save)
     return made
 
 
@@ -269,6 +241,7 @@ def _balance_html(report: dict, images: list) -> str:
                  f"{report['shared_wins']} shared wins.</p>")
     parts.append("".join(f'<figure><img src="{html.escape(name)}" alt="{html.escape(title)}">'
                          f"<figcaption>{html.escape(title)}</figcaption></figure>" for name, title in images))
+    parts.append(design_html(report))
     cov = report.get("coverage")
     if cov:
         parts.append(f"<h2>Rule coverage</h2><p>{html.escape(cov['summary'])}</p>")

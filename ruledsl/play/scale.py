@@ -26,6 +26,7 @@ import attrs
 from ..language.errors import ParameterError, RulesRuntimeError, read_source
 from .botbase import Bot
 from .sim import PlayoutFailed, _seat_bots, derive_seed, play_game
+from .trajectory import Trajectory
 
 _GAMES: dict = {}  # (path, text, params) -> compiled game, one per worker process
 
@@ -39,12 +40,15 @@ class Run:
 
 
 def chunks(path, params: dict, players: int, seed: int, games: int, bots, coverage: bool = False,
-           size: int = 50) -> list[dict]:
-    """The work of ``games`` games cut into chunks of at most ``size`` consecutive games."""
+           size: int = 50, watch: list | None = None) -> list[dict]:
+    """The work of ``games`` games cut into chunks of at most ``size`` consecutive games.
+
+    ``watch``: the seats whose decisions are counted move by move (``offered``/``picked``)."""
     text = read_source(path)
     size = max(1, size)
     return [{"path": str(Path(path).resolve()), "text": text, "params": dict(params), "players": players,
-             "seed": seed, "bots": bots, "start": start, "stop": min(games, start + size), "coverage": coverage}
+             "seed": seed, "bots": bots, "start": start, "stop": min(games, start + size), "coverage": coverage,
+             "watch": watch}
             for start in range(0, games, size)]
 
 
@@ -64,7 +68,9 @@ def play_chunk(task: dict) -> dict:
     A record holds the game's ``index``, ``seed``, ``scores``, ``winners``,
     ``length``, ``finding``, ``decisions`` (moves chosen), ``legal`` (legal
     moves listed, summed over the decisions) and ``chosen`` (move name ->
-    times). A game whose rule failed is ``{"index", "seed", "error"}`` and ends
+    times), ``design`` (its trajectory's numbers, :mod:`ruledsl.play.trajectory`) and, for
+    watched seats, ``offered``/``picked`` (move name -> their decisions that offered more than one
+    kind of move and listed it / where they took it). A game whose rule failed is ``{"index", "seed", "error"}`` and ends
     the chunk.
     """
     game = _game(task)
@@ -74,13 +80,21 @@ def play_chunk(task: dict) -> dict:
 
         game, cov = instrument(game)
     records = []
+    watch = set(task.get("watch") or ())
     for i in range(task["start"], task["stop"]):
         seed = derive_seed(task["seed"], i)
-        counts = {"legal": 0, "chosen": Counter()}
+        counts = {"legal": 0, "chosen": Counter(), "offered": Counter(), "picked": Counter()}
+        trail = Trajectory()
 
         def note(state, legal, move):
             counts["legal"] += len(legal)
             counts["chosen"][move.name] += 1
+            trail.note(state)
+            if watch and state.actor in watch:
+                names = {m.name for m in legal}
+                if len(names) > 1:
+                    counts["offered"].update(names)
+                    counts["picked"][move.name] += 1
             if cov is not None:
                 cov.note_moves(state, legal, move)
 
@@ -95,7 +109,9 @@ def play_chunk(task: dict) -> dict:
         records.append({"index": i, "seed": seed, "scores": list(result.scores), "winners": list(result.winners),
                         "length": result.length, "finding": result.finding,
                         "decisions": sum(counts["chosen"].values()), "legal": counts["legal"],
-                        "chosen": dict(counts["chosen"])})
+                        "chosen": dict(counts["chosen"]), "design": trail.finish(list(result.winners))})
+        if watch:
+            records[-1].update(offered=dict(counts["offered"]), picked=dict(counts["picked"]))
     out = {"start": task["start"], "records": records}
     if cov is not None:
         out["coverage"] = {"runs": cov.runs, "true": cov.true, "false": cov.false, "fired": cov.fired,
@@ -150,7 +166,7 @@ def coverage_of(game, counts: dict):
 
 def run_games(game, path, params: dict, players: int, seed: int, games: int, bots, jobs: int = 1,
               dask: str | None = None, coverage: bool = False,
-              progress: Callable[[int, int], None] | None = None) -> Run:
+              progress: Callable[[int, int], None] | None = None, watch: list | None = None) -> Run:
     """Play games ``0 .. games-1`` of ``path`` (compiled here as ``game``) and return their records in order.
 
     ``jobs`` local processes play the chunks (1: this process), or the Dask
@@ -161,7 +177,7 @@ def run_games(game, path, params: dict, players: int, seed: int, games: int, bot
         raise ParameterError(f"--jobs must be at least 1, not {jobs}")
     parts = 1 if dask is None else 4
     size = max(1, min(200, games // (max(jobs, parts) * 8) or 1))
-    tasks = chunks(path, params, players, seed, games, bots, coverage, size)
+    tasks = chunks(path, params, players, seed, games, bots, coverage, size, watch)
     done = 0
     results = []
 

@@ -1,0 +1,355 @@
+"""``ruledsl explain``: a rulebook written from the checked Model of a rules file.
+
+The rulebook is generated from what the checker made of the rules (the
+:class:`~ruledsl.checker.declare.Model`: zones, variables, parameters,
+defines, procedures, triggers, the flow and the winner), not from their text,
+so it is always in step with them; the designer's comments above each part
+(read as :mod:`ruledsl.desk.symbols` reads them) are printed with it. The
+card counts come from the compiled card universe. A variant (a file that
+``extends`` another) marks each part it adds or replaces.
+
+:func:`rulebook` gives Markdown; :func:`to_html` a standalone page of it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+
+from ..checker.check import check
+from ..engine.load import loads
+from ..language import ast as A
+from ..language.assemble import assemble
+from ..language.errors import read_source
+from .symbols import _comment
+from .wording import VISIBILITY, Words, words
+
+HIDDEN_DEFINES = ("score", "heuristic")
+
+
+class _Book:
+    def __init__(self, path: str, params: dict | None):
+        text = read_source(path)
+        self.path = str(path)
+        self.assembly = assemble(text.removeprefix("\ufeff"), self.path)
+        self.model = check(self.assembly, params)
+        self.program = loads(text, self.path, params).program
+        self.say = Words(self.model)
+        self.texts = self.model.texts
+        self.base_names = self._base_names() if self._extends() else set()
+        self.lines: list[str] = []
+
+    def _extends(self) -> bool:
+        text = self.texts.get(self.path, "")
+        return bool(re.search(r'^\s*extends\s+"', text, re.MULTILINE))
+
+    def _base_names(self) -> set:
+        return {getattr(i, "name", None) for i in self.assembly.items if i.span.file != self.path}
+
+    # ---- pieces
+
+    def comment(self, node) -> str:
+        span = node.span
+        return _comment(self.texts.get(span.file, ""), span.line) if span.line else ""
+
+    def mark(self, node, name: str | None = None) -> str:
+        """For a variant: whether this part is the variant's own (new, or in place of the base's)."""
+        if not self._extends() or node.span.file != self.path:
+            return ""
+        replaced = any(r.item is node for r in self.assembly.replaced)
+        if replaced or (name is not None and name in self.base_names):
+            return " **[changed by this variant]**"
+        return " **[new in this variant]**"
+
+    def out(self, line: str = "") -> None:
+        self.lines.append(line)
+
+    def note(self, node) -> None:
+        c = self.comment(node)
+        if c:
+            for para in c.split("\n"):
+                self.out(f"> {para}")
+            self.out()
+
+    def steps(self, items: list, depth: int = 0) -> None:
+        for item in items:
+            if isinstance(item, tuple):
+                head, sub = item
+                if head:
+                    self.out("  " * depth + f"- {head}")
+                    self.steps(sub, depth + 1)
+                else:
+                    self.steps(sub, depth)
+            else:
+                self.out("  " * depth + f"- {item}")
+
+    # ---- the book
+
+    def write(self) -> str:
+        m = self.model
+        game = next((i for i in self.assembly.items if isinstance(i, A.GameName) and i.span.file == self.path),
+                    None) or next((i for i in self.assembly.items if isinstance(i, A.GameName)), None)
+        self.out(f"# {m.name}: the rules")
+        self.out()
+        self.out(f"*Written by `ruledsl explain` from {self.path}; do not edit by hand.*")
+        self.out()
+        if game is not None:
+            self.note(game)
+        players = f"{m.min_players}" if m.min_players == m.max_players else f"{m.min_players} to {m.max_players}"
+        self.out(f"**Players:** {players}. The game stops with no winner after {m.limit} moves.")
+        self.out()
+        self.components()
+        self.parameters()
+        self.terms()
+        self.flow()
+        self.procedures()
+        self.triggers()
+        self.ending()
+        self.invariants()
+        return "\n".join(self.lines).rstrip() + "\n"
+
+    def components(self) -> None:
+        m, p = self.model, self.program
+        self.out("## Components")
+        self.out()
+        if p.card_count:
+            self.out(f"**Cards:** {p.card_count} cards.")
+            self.out()
+            names = {z.zid: z for z in p.zones}
+            for zid, ids in p.initial:
+                kinds = Counter(p.card_kind[c] for c in ids)
+                listed = ", ".join(f"{n} × {words(k)}" for k, n in kinds.items())
+                zone = names[zid].name if zid in names else "?"
+                self.out(f"- {len(ids)} cards start in the {words(zone)}: {listed}.")
+            for decl in m.cards:
+                self.note(decl)
+            self._card_attributes()
+            self.out()
+        self.out("**Places for cards** (zones):")
+        self.out()
+        self.out("| zone | one for | kind | who sees the cards | notes |")
+        self.out("|---|---|---|---|---|")
+        for name, z in m.zones.items():
+            per = self._dims(z.dims)
+            kind = {"pile": "a pile (a top card)", "row": "a row", "track": f"a track of {z.size} spaces"}.get(
+                z.shape, z.shape)
+            self.out(f"| {words(name)} | {per} | {kind} | {VISIBILITY.get(z.visibility, z.visibility)} | "
+                     f"{self._cell(self.comment(z.node))}{self.mark(z.node, name)} |")
+        self.out()
+        shown = [(n, v) for n, v in m.vars.items() if not n.startswith("#") and "~" not in n]
+        if shown:
+            self.out("**Counters and marks** (what the players keep track of):")
+            self.out()
+            self.out("| name | one for | kind | starts at | who knows it | notes |")
+            self.out("|---|---|---|---|---|---|")
+            for name, v in shown:
+                init = self.say.expr(v.init) if v.init is not None else "-"
+                kind = {"int": "a number", "bool": "yes or no", "player": "a player", "card": "a card"}.get(
+                    v.type, v.type)
+                who = {"public": "everybody", "owner": "its owner", "hidden": "nobody"}.get(v.visibility,
+                                                                                            v.visibility)
+                self.out(f"| {words(name)} | {self._dims(v.dims)} | {kind} | {init} | {who} | "
+                         f"{self._cell(self.comment(v.node))}{self.mark(v.node, name)} |")
+            self.out()
+
+    def _card_attributes(self) -> None:
+        for name, kind in self.model.kinds.items():
+            if kind.index is None or not kind.attributes:
+                continue
+            parts = []
+            for a in kind.attributes.values():
+                enum = self.model.enums.get(a.type.removeprefix("enum:"))
+                if enum is not None:
+                    parts.append(f"{words(a.name)} ({', '.join(words(v) for v in enum.values)})")
+                elif a.labels:
+                    labels = ", ".join(f"{k} {v}" for k, v in list(a.labels.items())[:14])
+                    parts.append(f"{words(a.name)} ({a.low} to {a.high}; {labels})")
+                elif a.derived is not None:
+                    parts.append(f"{words(a.name)} (= {self.say.expr(a.derived)})")
+                else:
+                    parts.append(f"{words(a.name)} ({a.low} to {a.high})")
+            noun = words(name) if name.endswith("card") else f"{words(name)} card"
+            self.out(f"- a {noun} has: {'; '.join(parts)}.")
+
+    def _dims(self, dims) -> str:
+        if not dims:
+            return "the table"
+        parts = []
+        for d in dims:
+            if d[0] == "player":
+                parts.append("each player")
+            elif d[0] == "enum":
+                parts.append(f"each {words(d[1])}")
+            elif d[0] == "grow":
+                parts.append("as many as are opened")
+            else:
+                parts.append(f"each number {d[1]} to {d[2]}")
+        return ", and ".join(parts)
+
+    @staticmethod
+    def _cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    def parameters(self) -> None:
+        ps = self.model.params
+        if not ps:
+            return
+        self.out("## Parameters")
+        self.out()
+        self.out("Each can be changed before a game (`--set NAME=VALUE`).")
+        self.out()
+        self.out("| parameter | default | values | what it is | notes |")
+        self.out("|---|---|---|---|---|")
+        for name, p in ps.items():
+            value = p.value
+            shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+            node = p.node
+            accepted = (f"{self.say.expr(node.low)} to {self.say.expr(node.high)}"
+                        if getattr(node, "low", None) is not None else "not limited")
+            self.out(f"| `{name}` | {shown} | {accepted} | {self._cell(p.doc or '')} | "
+                     f"{self._cell(self.comment(node))}{self.mark(node, name)} |")
+        self.out()
+
+    def terms(self) -> None:
+        used = self._used()
+        ds = [(n, d) for n, d in self.model.defines.items() if n not in HIDDEN_DEFINES and n in used]
+        if not ds:
+            return
+        self.out("## Terms used in these rules")
+        self.out()
+        for name, d in ds:
+            params = f" ({', '.join(d.params)})" if d.params else ""
+            self.out(f"- *{words(name)}*{params}: {self.say.expr(d.body)}.{self.mark(d, name)}")
+            c = self.comment(d)
+            if c:
+                self.out(f"  — {c.replace(chr(10), ' ')}")
+        self.out()
+
+    def _used(self) -> set:
+        """The defines the rules read (the heuristic, advice for bots only, does not count)."""
+        from .walk import descendants
+
+        m = self.model
+        roots = [m.flow, m.winner, *m.procedures.values(), *m.triggers, *m.invariants,
+                 *(d for n, d in m.defines.items() if n == "score"), *self.assembly.extensions]
+        seen: set = set()
+        todo = [r for r in roots if r is not None]
+        while todo:
+            node = todo.pop()
+            for n in descendants(node):
+                name = n.name if isinstance(n, (A.Name, A.Call)) else None
+                if name in m.defines and name not in seen:
+                    seen.add(name)
+                    todo.append(m.defines[name])
+        return seen
+
+    def flow(self) -> None:
+        f = self.model.flow
+        if f is None:
+            return
+        self.out("## Setup and play")
+        self.out()
+        self.note(f)
+        self.steps(self.say.steps(f.body))
+        self.out()
+
+    def procedures(self) -> None:
+        for name, proc in self.model.procedures.items():
+            params = f" ({', '.join(proc.params)})" if proc.params else ""
+            self.out(f"### *{words(name)}*{params}{self.mark(proc, name)}")
+            self.out()
+            self.note(proc)
+            self.steps(self.say.steps(proc.body))
+            self._extensions(proc)
+            self.out()
+
+    def _extensions(self, proc) -> None:
+        names = {n.name for n in _chooses(proc.body)}
+        for ext in self.assembly.extensions:
+            if ext.name in names:
+                self.out(f"- Also, in **{words(ext.name)}**{self.mark(ext)}:")
+                self.note(ext)
+                for o in ext.options:
+                    self.steps([self.say.option(o)], 1)
+
+    def triggers(self) -> None:
+        ts = self.model.triggers
+        if not ts:
+            return
+        self.out("## As soon as ...")
+        self.out()
+        self.out("Checked after every change, in this order, until none applies.")
+        self.out()
+        for t in ts:
+            who = f", for a player {t.var}," if t.var else ""
+            self.out(f"### {words(t.name)}{self.mark(t, t.name)}")
+            self.out()
+            self.note(t)
+            self.out(f"As soon as{who} {self.say.expr(t.cond)}:")
+            self.out()
+            self.steps(self.say.steps(t.body))
+            self.out()
+
+    def ending(self) -> None:
+        m = self.model
+        self.out("## The end and the winner")
+        self.out()
+        score = m.defines.get("score")
+        if score is not None:
+            self.note(score)
+            self.out(f"**Score** of a player {score.params[0] if score.params else ''}: "
+                     f"{self.say.expr(score.body)}.{self.mark(score, 'score')}")
+            self.out()
+        w = m.winner
+        if w is None:
+            self.out("The player with the lowest score wins.")
+        else:
+            self.note(w)
+            keys = [f"the {'highest' if k.highest else 'lowest'} {self.say.expr(k.expr)}" for k in w.keys]
+            order = keys[0] + "".join(f", then (on a tie) {k}" for k in keys[1:])
+            when = f"When {self.say.expr(w.when)}, the" if w.when is not None else "The"
+            self.out(f"{when} player with {order} wins; players still tied share the win.{self.mark(w, 'winner')}")
+            if w.when is not None:
+                self.out("Otherwise the game ends with no winner.")
+        self.out()
+
+    def invariants(self) -> None:
+        inv = self.model.invariants
+        if not inv:
+            return
+        self.out("## Always true")
+        self.out()
+        for i in inv:
+            who = f"For every {i.var} in {self.say.domain(i.domain)}: " if i.var else ""
+            self.out(f"- {i.message or words(i.name)}: {who}{self.say.expr(i.cond)}.")
+        self.out()
+
+
+def _chooses(body):
+    from .walk import descendants
+
+    for s in body:
+        for n in descendants(s):
+            if isinstance(n, A.Choose):
+                yield n
+
+
+def rulebook(path, params: dict | None = None) -> str:
+    """The rulebook of the rules file at ``path`` as Markdown (RulesError if the rules are broken)."""
+    return _Book(path, params).write()
+
+
+def to_html(markdown: str, title: str) -> str:
+    """A standalone HTML page of a rulebook (markdown-it if installed, else the text in <pre>)."""
+    try:
+        from markdown_it import MarkdownIt
+
+        body = MarkdownIt("commonmark").enable("table").render(markdown)
+    except ImportError:
+        body = f"<pre>{html.escape(markdown)}</pre>"
+    return (f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title><style>'
+            "body { font-family: sans-serif; max-width: 50em; margin: 2em auto; line-height: 1.4; }"
+            "table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: .2em .5em; }"
+            "blockquote { color: #555; border-left: 3px solid #ccc; margin-left: 0; padding-left: 1em; }"
+            f"</style></head><body>\n{body}</body></html>\n")
