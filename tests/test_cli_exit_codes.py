@@ -71,6 +71,9 @@ COMMANDS = {
                 ["compile", "{dir}"]),
     "view": (None, ["view", "{broken}"], ["view", "{missing}"], ["view", "{dir}"]),
     "lsp": (["lsp"], None, None, None),
+    "explain": (["explain", "{race}"], ["explain", "{broken}"], ["explain", "{missing}"], ["explain", "{dir}"]),
+    "tune": (["tune", "{race}", "--param", "goal=4..5", "-n", "2"], ["tune", "{broken}", "--param", "goal=4..5"],
+             ["tune", "{missing}", "--param", "goal=4..5"], ["tune", "{dir}", "--param", "goal=4..5"]),
     # `new` reads no rules file: its usage errors are a bad NAME and files that exist already
     "new": (["new", "fresh", "--dir", "{dir}/new"], None, ["new", "9x"], ["new", "race", "--dir", "{dir}"]),
 }
@@ -271,11 +274,20 @@ def test_ctrl_c_exits_130_with_one_line(args, paths):
     import signal
     import time
 
-    process = _ruledsl(args, paths, stdout=subprocess.DEVNULL)
+    # a shell without job control starts background commands with SIGINT ignored: give the child the
+    # default handler, as a terminal's Ctrl-C finds it
+    process = _ruledsl(args, paths, stdout=subprocess.DEVNULL,
+                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(3)  # well inside the command: loading takes a fraction of that
     assert process.poll() is None, process.stderr.read().decode()
     process.send_signal(signal.SIGINT)
-    stderr = process.stderr.read().decode()
-    assert process.wait(timeout=60) == 130
+    try:
+        _, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise AssertionError(f"{args[0]} went on for 60 s after Ctrl-C") from None
+    stderr = err.decode()
+    assert process.returncode == 130, stderr
     assert "Traceback" not in stderr and "Aborted" not in stderr
     assert stderr.rstrip().endswith("interrupted")

@@ -137,8 +137,14 @@ class Guards:
         mapping = {}
         for p, a in zip(d.params, args):
             mapping[p] = key(a)
+        # the facts of the body, in terms of its parameters, are worked out once per define: a define
+        # that calls another twice would otherwise cost time exponential in the depth of the calls
+        memo = self.__dict__.setdefault("_define_facts", {})
+        body = memo.get((name, how.__name__))
+        if body is None:
+            body = memo[(name, how.__name__)] = how(d.body, seen | {name})
         out = set()
-        for k, attr in how(d.body, seen | {name}):
+        for k, attr in body:
             k2 = _subst(k, mapping)
             if k2 is not None and not _has_none(k2):
                 out.add((k2, attr))

@@ -16,6 +16,9 @@ MAX_SLOTS = 10_000  # slots of one track
 MAX_ZONES = 10_000  # zones of one zone family, e.g. zone pile[1..100, player]
 MAX_VALUES = 100_000  # values of one variable family, e.g. var seen[1..1000, player]
 MAX_RANGE = 100_000  # values of a range gone through while playing, e.g. count(each i in 1..N where ...)
+MIN_INT, MAX_INT = -(2**63), 2**63 - 1  # the whole numbers a game may store (64-bit)
+MAX_INLINED = 2_000  # defines written out where they are used, over one rules file (Tramwaje: 149)
+MAX_MOVE_COMBINATIONS = 100_000  # argument combinations one move can list (the product of its domains' sizes)
 
 
 def check_card_count(compiler) -> None:
@@ -81,3 +84,13 @@ def index_fits(dims, sizes, values, players: int) -> bool:
         if not 0 <= v - low < (players if dim[0] == "player" else size):
             return False
     return True
+
+
+def within_int(value, span):
+    """``value`` if it is a whole number of the language (or not a number at all); else a finding."""
+    if type(value) is int and not MIN_INT <= value <= MAX_INT:
+        sign = "-" if value < 0 else ""
+        raise RulesRuntimeError(f"a number went past the language's whole numbers ({sign}about 2^{value.bit_length()},"
+                                f" but at most 2^63 - 1 = {MAX_INT:,}): a rule that multiplies or adds "
+                                "without end?", span)
+    return value

@@ -36,6 +36,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         self.ns: dict = {"__builtins__": {}, "any": any, "all": all, "sum": sum, "len": len, "range": range,
                          "abs": abs, "min": min, "max": max}
         self.code: list = []
+        self.inlined = 0  # defines written out so far (MAX_INLINED)
+        self.inlining: list = []  # the defines being written out, the outermost first
         self.choices: list = []
         self.slots: dict = {}  # Binding -> local slot
         self.env: dict = {}  # Binding -> (fn, type) for inlined parameters and typed locals

@@ -10,9 +10,15 @@ keys are :mod:`.picking`.
 from __future__ import annotations
 
 from ..checker import types as T
-from ..checker.limits import checked_range, index_fits
+from ..checker.limits import (
+    MAX_INLINED,
+    MAX_MOVE_COMBINATIONS,
+    checked_range,
+    index_fits,
+)
 from ..language import ast as A
-from ..language.errors import RulesRuntimeError
+from ..language.assemble import diag
+from ..language.errors import RulesError, RulesRuntimeError
 from .members import grown_index
 from .picking import best_fn, pick_fn, players_fn, tuple_fn
 from .program import Option, _const, _local, _runtime
@@ -105,6 +111,10 @@ class Expressions:
             def rng(s, L):
                 return checked_range(lo(s, L), hi(s, L), span)
 
+            if getattr(lo, "constant", False) and getattr(hi, "constant", False):
+                ends = lo(None, None), hi(None, None)
+                if all(isinstance(v, int) and not isinstance(v, bool) for v in ends):
+                    rng.most = max(0, ends[1] - ends[0] + 1)  # for MAX_MOVE_COMBINATIONS; still checked when run
             return rng, T.RANGE
         if isinstance(e, A.IfExpr):
             c, _ = self.expr(e.cond, statics=statics)
@@ -169,19 +179,35 @@ class Expressions:
         raise AssertionError(f"unresolved name {n}")
 
     def inline_define(self, d: A.DefineDef, args: list):
+        self._count_inlining(d)
         saved = {}
         for pname, arg in zip(d.params, args):
             b = self._binding(d, pname)
             saved[b] = self.env.get(b)
             self.env[b] = arg
+        self.inlining.append(d)
         try:
             return self.expr(d.body)
         finally:
+            self.inlining.pop()
             for b, old in saved.items():
                 if old is None:
                     self.env.pop(b, None)
                 else:
                     self.env[b] = old
+
+    def _count_inlining(self, d: A.DefineDef) -> None:
+        """Defines are written out at each use; a define that uses another more than once at each level
+        would be written out a number of times exponential in the depth. Past MAX_INLINED writings in
+        one file the rules are refused (E216), before the time is spent."""
+        self.inlined += 1
+        if self.inlined > MAX_INLINED:
+            outer = self.inlining[0] if self.inlining else d
+            raise RulesError([diag(self.m.texts, "E216",
+                                   f"`{outer.name}` is written out with more than {MAX_INLINED:,} copies of defines "
+                                   "where it is used (each use of a define copies its body)", outer.span,
+                                   "a define that uses another define twice doubles with each level: use the "
+                                   "inner define once, or work its value out once into a variable")])
 
     def call_define(self, d: A.DefineDef, args: list):
         """Inline a define; an argument that is more than a constant or a local is worked out once,
@@ -351,7 +377,7 @@ class Expressions:
 
     def option(self, o) -> Option:
         """A move of a decision, its parameters bound; its body starts at the next step."""
-        params, kinds = [], []
+        params, kinds, sizes = [], [], []
         for p in o.params:
             b = self._binding(p, p.name)
             slot = self.slot(b)
@@ -359,6 +385,16 @@ class Expressions:
             self.env[b] = (_local(slot), T.element(dt) or T.ANY)
             params.append((slot, self.domain(dfn, dt, p.domain.span)))
             kinds.append(T.element(dt) or T.ANY)
+            sizes.append(self._most_values(dfn, dt))
+        combinations = 1
+        for k in sizes:
+            combinations *= k
+        if combinations > MAX_MOVE_COMBINATIONS:
+            raise RulesError([diag(self.m.texts, "E216",
+                                   f"`{o.name}` can be made in up to {combinations:,} ways "
+                                   f"({' × '.join(f'{k:,}' for k in sizes)} values of its parameters), more than "
+                                   f"one decision lists (at most {MAX_MOVE_COMBINATIONS:,})", o.span,
+                                   "narrow a parameter's domain, or choose in two decisions one after the other")])
         where = self.expr(o.where)[0] if o.where is not None else None
         key = card_slot = None
         if len(o.params) == 1 and kinds[0] == T.CARD and where is not None:
@@ -366,6 +402,23 @@ class Expressions:
         elif not o.params and where is not None:
             card_slot, key = card_local(self, o.where) or (None, None)
         return Option(o.name, params, where, len(self.code), kinds, o.span, key, card_slot)
+
+    def _most_values(self, fn, t) -> int:
+        """The most values a move parameter's domain can hold: known for constants (ranges, sets, enums),
+        cards (every card of the game), players; 1 for a domain worked out while playing (a range that
+        is gone through is bounded then, MAX_RANGE)."""
+        if getattr(fn, "constant", False):
+            try:
+                return max(1, len(fn(None, None)))
+            except TypeError:
+                return 1
+        if hasattr(fn, "most"):
+            return max(1, fn.most)
+        if t in T.CARD_SOURCES:
+            return max(1, self.card_total)
+        if t == T.PLAYERS:
+            return self.m.max_players
+        return 1
 
     def domain(self, fn, t, span):
         """A closure giving the values a domain runs over."""

@@ -9,6 +9,7 @@ loops of :mod:`.loops`. Each step keeps the span of its rule line.
 from __future__ import annotations
 
 from ..checker import types as T
+from ..checker.limits import within_int
 from ..language import ast as A
 from .members import new_member, remove_member
 from .picking import leave_effect, out_base, put_each_effect, step_fn
@@ -24,6 +25,30 @@ from .together import compile_together
 class Statements:
     """Statements to steps (a mixin of the compiler; see the module's docstring)."""
 
+    def within_limits(self, value, t: str, span):
+        """``value``, checked to be a whole number of the language (|v| < 2^63) each time it is stored.
+
+        Numbers are stored only by assignments and `let`, so this bounds every number a game keeps: a
+        rule that squares a number again and again is a finding at its line, not a hang. A constant is
+        checked once, here."""
+        if t != T.INT:
+            return value
+        if getattr(value, "constant", False):
+            within_int(value(None, None), span)
+            return value
+
+        def fits(v):
+            return within_int(v, span)
+
+        src = getattr(value, "src", None)
+        if src is not None:
+            return self.gen(f"{self.name_for(fits, 'fits')}({src})")
+
+        def bounded(st, L):
+            return fits(value(st, L))
+
+        return bounded
+
     def block(self, stmts) -> None:
         for s in stmts:
             self.stmt(s)
@@ -32,7 +57,7 @@ class Statements:
         m = self.m
         span = s.span
         if isinstance(s, A.Assign):
-            value = self.expr(s.value)[0]
+            value = self.within_limits(*self.expr(s.value), span)
             b = m.bindings.get(s)
             if b is not None:
                 slot = self.slot(b)
@@ -77,6 +102,7 @@ class Statements:
             b = self._binding(s, s.name)
             slot = self.slot(b)
             value, t = self.expr(s.value)
+            value = self.within_limits(value, t, span)
             self.env[b] = (_local(slot), t)
 
             def let(st, L):

@@ -23,8 +23,12 @@ def loads(text: str, filename: str = "<rules>", params: dict | None = None) -> G
                                      Span(str(filename)))])
     if params is not None and not isinstance(params, dict):
         raise ParameterError(f"params must be a dict of parameter names and values, not {type(params).__name__}")
-    model = check(assemble(text.removeprefix("\ufeff"), str(filename)), params)
-    return Game(compile_model(model))
+    try:
+        model = check(assemble(text.removeprefix("\ufeff"), str(filename)), params)
+        return Game(compile_model(model))
+    except RecursionError:  # a last fence: the parse tree's depth is limited (language/sizes.py) well before this
+        raise RulesError([Diagnostic("E216", "the rules nest too deeply for ruledsl to read them",
+                                     Span(str(filename)), "give parts of long expressions names with `define`")]) from None
 
 
 def load(path, params: dict | None = None) -> Game:

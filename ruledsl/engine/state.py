@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from ..checker.limits import within_int
 from ..compiler.flowgen import Flow
 from ..compiler.picking import descending
 from ..compiler.program import MAX_TRIGGER_FIRINGS
@@ -64,6 +65,7 @@ class State(Seeing, Positions):
             if not isinstance(v, int):
                 raise RulesRuntimeError(f"the score of player {i} is {'none' if v is None else repr(v)}, "
                                         "not a number", span)
+            within_int(v, span)
         return values
 
     @property

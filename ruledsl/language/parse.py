@@ -13,6 +13,7 @@ from lark import Transformer, v_args
 from . import ast as A
 from . import setmoves, togethersets, windows
 from .errors import Diagnostic, RulesError, Span, source_line
+from .sizes import size_errors
 
 _HERE = Path(__file__).resolve().parent.parent  # the package folder (ruledsl/)
 
@@ -171,6 +172,9 @@ def parse(text: str, path: str = "<rules>") -> A.RulesFile:
         tree = parser().parse(text)
     except lark.exceptions.UnexpectedInput as err:
         raise RulesError([_syntax_error(err, text, path)]) from None
+    too_big = size_errors(tree, text, path)
+    if too_big:
+        raise RulesError(too_big)
     items = _Builder(path).transform(tree)
     return A.RulesFile(path, text, tuple(items.children), span=Span(path, 1, 1, 1, 1))
 

@@ -18,6 +18,7 @@ from lark import v_args
 from ..language import ast as A
 from ..language.errors import Diagnostic, RulesError, Span, source_line
 from ..language.parse import _Builder, _syntax_error, _unquote, data_path
+from ..language.sizes import size_errors
 
 # ---- the syntax of a scenario file -------------------------------------------
 
@@ -419,6 +420,9 @@ def parse_scenarios(text: str, path: str = "<scenarios>") -> ScenarioSource:
         tree = _parser().parse(text)
     except lark.exceptions.UnexpectedInput as err:
         raise RulesError([_syntax_error(err, text, path)]) from None
+    too_big = size_errors(tree, text, path)
+    if too_big:
+        raise RulesError(too_big)
     try:
         items = _ScenarioBuilder(path, text).transform(tree)
     except lark.exceptions.VisitError as err:

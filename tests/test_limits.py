@@ -1,0 +1,123 @@
+"""Limits of an untrusted rules file: too deep, too big or too slow is a positioned error, never a hang or a crash.
+
+Each reproduction of issue 22's second and third findings is a test here: the Python API raises
+RulesError (E216) or RulesRuntimeError, never RecursionError or ValueError, and quickly.
+"""
+
+import resource
+
+import pytest
+from click.testing import CliRunner
+
+import ruledsl
+from ruledsl import RulesError, RulesRuntimeError
+from ruledsl.checker.limits import MAX_INT, MAX_MOVE_COMBINATIONS
+from ruledsl.cli import main
+from ruledsl.language.sizes import MAX_DEPTH
+
+HEAD = 'game "L"\nplayers 2..2\nvar x: int = 1\n'
+DECIDE = " choose t by 0 { move ok {} }\n"
+TAIL = "define score(p) = x\nwinner(p): highest score(p)\n"
+
+
+def cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def refused(text: str) -> "ruledsl.Diagnostic":
+    start = cpu()
+    with pytest.raises(RulesError) as info:
+        ruledsl.loads(text, "l.rules").new_game(2)
+    assert cpu() - start < 5, "refused, but only after a long time"
+    (d,) = info.value.diagnostics
+    return d
+
+
+def test_400_nested_ifs_are_refused_with_a_position_not_a_recursion_error():
+    text = HEAD + "flow {\n" + "if x > 0 {\n" * 400 + "x = 2\n" + "}\n" * 400 + DECIDE + "}\n" + TAIL
+    d = refused(text)
+    assert d.code == "E216" and d.message == (f"the rules nest too deeply here: more than {MAX_DEPTH} levels of "
+                                             "blocks and expressions inside each other")
+    assert d.line > 5 and d.hint.startswith("give a part of the expression a name with `define`")
+
+
+def test_a_500_term_and_is_refused():
+    text = HEAD + "flow { if " + " and ".join(["x > 0"] * 500) + " { x = 2 }\n" + DECIDE + "}\n" + TAIL
+    assert refused(text).code == "E216"
+
+
+def test_the_games_are_far_from_the_depth_limit():
+    """A generous limit: 50 nested ifs and a 100-term `and` still load."""
+    ruledsl.loads(HEAD + "flow {\n" + "if x > 0 {\n" * 50 + "x = 2\n" + "}\n" * 50 + DECIDE + "}\n" + TAIL).new_game(2)
+    ruledsl.loads(HEAD + "flow { if " + " and ".join(["x > 0"] * 100) + " { x = 2 }\n" + DECIDE + "}\n"
+                  + TAIL).new_game(2)
+
+
+def test_a_number_literal_beyond_64_bits_is_refused_at_its_position():
+    d = refused(HEAD + "flow { x = " + "9" * 4400 + "\n" + DECIDE + "}\n" + TAIL)
+    assert d.code == "E216" and (d.line, d.column) == (4, 12)
+    assert d.message == ("the number 999999999999...999999 (4400 digits) is larger than the language's whole "
+                         f"numbers (at most {MAX_INT:,})")
+    ruledsl.loads(HEAD + f"flow {{ x = {MAX_INT}\n" + DECIDE + "}\n" + TAIL)  # the largest is fine
+    assert refused(HEAD + f"flow {{ x = {MAX_INT + 1}\n" + DECIDE + "}\n" + TAIL).code == "E216"
+
+
+@pytest.mark.parametrize("first, body, use", [
+    ("a > 0", "g{i-1}(a) and g{i-1}(a)", "if g19(x)"),   # a condition: the attribute guards read every copy
+    ("a + 1", "g{i-1}(g{i-1}(a))", "if g19(x) > 0"),     # an argument: each level writes the one below out twice
+])
+def test_defines_that_double_at_each_level_are_refused_in_linear_time(first, body, use):
+    """Depth 20: 2^20 copies if written out; the checker's guards and the compiler's budget see it at once."""
+    defs = f"define g0(a) = {first}\n" + "".join(
+        f"define g{i}(a) = " + body.replace("{i-1}", str(i - 1)) + "\n" for i in range(1, 20))
+    text = HEAD + defs + "flow { " + use + " { x = 2 }\n" + DECIDE + "}\n" + TAIL
+    d = refused(text)
+    assert d.code == "E216" and "`g19` is written out with more than 2,000 copies of defines" in d.message
+
+
+def test_a_move_with_too_many_argument_combinations_is_refused():
+    text = HEAD + "flow { choose t by 0 { move m(a in 1..1000, b in 1..1000, c in 1..1000) {} } }\n" + TAIL
+    d = refused(text)
+    assert d.code == "E216" and d.message == (
+        "`m` can be made in up to 1,000,000,000 ways (1,000 × 1,000 × 1,000 values of its parameters), "
+        f"more than one decision lists (at most {MAX_MOVE_COMBINATIONS:,})")
+    ruledsl.loads(HEAD + "flow { choose t by 0 { move m(a in 1..100, b in 1..100) {} } }\n" + TAIL).new_game(2)
+
+
+def test_repeated_squaring_is_a_finding_at_its_rule_not_a_hang():
+    text = HEAD + "flow { x = 2\n repeat 40 times { x = x * x }\n" + DECIDE + "}\n" + TAIL
+    start = cpu()
+    with pytest.raises(RulesRuntimeError) as info:
+        ruledsl.loads(text, "l.rules").new_game(2)
+    assert cpu() - start < 5
+    assert info.value.span.line == 5
+    assert "a number went past the language's whole numbers" in str(info.value)
+
+
+@pytest.mark.parametrize("growth", ["x += x", "let y = x * 3\n x = y"])
+def test_every_way_of_storing_a_number_is_bounded(growth):
+    text = HEAD + "flow { x = 2\n repeat 100 times { " + growth + " }\n" + DECIDE + "}\n" + TAIL
+    with pytest.raises(RulesRuntimeError, match="went past the language's whole numbers"):
+        ruledsl.loads(text, "l.rules").new_game(2)
+
+
+def test_a_huge_score_is_a_finding_and_run_prints_no_traceback(tmp_path):
+    """A score of thousands of digits used to crash `run` when it printed it (exit 3)."""
+    rules = tmp_path / "big.rules"
+    rules.write_text(HEAD + "var y: int = 3037000499\nflow {\n}\n"
+                     "define score(p) = y * y * y * y * y * y * y * y * y * y * y * y * y * y * y * y\n"
+                     "winner(p): highest score(p)\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(rules)])
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert "a number went past the language's whole numbers" in result.output
+
+
+def test_cli_check_of_a_too_deep_file_exits_1_with_the_error(tmp_path):
+    rules = tmp_path / "deep.rules"
+    rules.write_text(HEAD + "flow {\n" + "if x > 0 {\n" * 400 + "x = 2\n" + "}\n" * 400 + DECIDE + "}\n" + TAIL,
+                     encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(rules)])
+    assert result.exit_code == 1
+    assert "error[E216]: the rules nest too deeply here" in result.output
