@@ -696,9 +696,28 @@ def _read_log(raw: str, name: str) -> dict:
 
 
 def _find_rules(path: str, log_file: str) -> str:
-    for candidate in (Path(path), Path(log_file).parent / path):
-        if candidate.is_file():
+    """The rules file a log names: relative to the log's folder, else in a shared folder.
+
+    A log may come from anyone, so its rules path obeys the rule of ``include``: a .rules file
+    inside the log's folder tree, a shared folder (--include-dir, RULEDSL_PATH) or the library,
+    symlinks resolved; any other file is not opened (``--rules`` names one you trust)."""
+    from .assemble import NOT_RULES, allowed_roots, refusal, shared_dirs
+
+    roots = allowed_roots(log_file)
+    refused = None
+    for candidate in (Path(log_file).parent / path, *(d / path for d in shared_dirs())):
+        reason = refusal(candidate, roots)
+        if reason:
+            refused = refused or reason
+        elif candidate.is_file():
             return str(candidate)
+    if refused == NOT_RULES:
+        raise CliError(f"the log names the rules file {path}, which is not a .rules file; it was not opened "
+                       "(name the rules with --rules)")
+    if refused:
+        raise CliError(f"the log names the rules file {path}, which is outside the log's folder, the shared "
+                       "folders and the library; it was not opened (if you trust it, name it with --rules, "
+                       "or the folder it is relative to with --include-dir)")
     raise CliError(f"the log names the rules file {path}, which is not there (use --rules)")
 
 
@@ -808,3 +827,31 @@ from .desk.commands import COMMANDS as _DESK_COMMANDS  # noqa: E402
 
 for _command in _DESK_COMMANDS:
     main.add_command(_command)
+
+
+# ---- --include-dir: a shared folder of rules files, on every command
+
+
+def _include_dirs(ctx, param, value) -> None:
+    """Put the named folders in front of RULEDSL_PATH for this command (and its worker processes)."""
+    if not value:
+        return
+    before = os.environ.get("RULEDSL_PATH")
+    named = [str(Path(v).resolve()) for v in value]
+    os.environ["RULEDSL_PATH"] = os.pathsep.join(named + ([before] if before else []))
+
+    def restore() -> None:
+        if before is None:
+            os.environ.pop("RULEDSL_PATH", None)
+        else:
+            os.environ["RULEDSL_PATH"] = before
+
+    ctx.call_on_close(restore)
+
+
+for _command in main.commands.values():
+    _command.params.append(click.Option(
+        ["--include-dir"], multiple=True, expose_value=False, callback=_include_dirs, metavar="DIR",
+        type=click.Path(exists=True, file_okay=False),
+        help="A shared folder that rules files (and a log's rules path) may include from; repeatable. "
+             "RULEDSL_PATH names such folders too."))

@@ -145,7 +145,8 @@ def test_a_live_game_plays_the_seat_against_bots(game):
 
 def test_view_command_serves_on_localhost_and_stops(tmp_path, game_log):
     log = tmp_path / "game.json"
-    log.write_text(json.dumps({**game_log, "rules": str(RULES)}), encoding="utf-8")
+    log.write_text(json.dumps({**game_log, "rules": RULES.name}), encoding="utf-8")
+    (tmp_path / RULES.name).write_text(RULES.read_text(encoding="utf-8"), encoding="utf-8")  # beside the log
     proc = subprocess.Popen([sys.executable, "-m", "ruledsl", "view", str(log), "--seat", "2", "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -163,7 +164,8 @@ def test_view_command_serves_on_localhost_and_stops(tmp_path, game_log):
 
 def test_view_command_rejects_a_bad_seat(tmp_path, game_log):
     log = tmp_path / "game.json"
-    log.write_text(json.dumps({**game_log, "rules": str(RULES)}), encoding="utf-8")
+    log.write_text(json.dumps({**game_log, "rules": RULES.name}), encoding="utf-8")
+    (tmp_path / RULES.name).write_text(RULES.read_text(encoding="utf-8"), encoding="utf-8")  # beside the log
     result = CliRunner().invoke(main, ["view", str(log), "--seat", "7"])
     assert result.exit_code == 2 and "--seat 7: the seats are 0 to 2" in result.output
 
