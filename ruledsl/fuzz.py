@@ -16,7 +16,7 @@ and a save and load along the way. What counts as a finding:
 
 - an exception outside ruledsl's error family (``RuledslError``), in the check
   or in the play (``RecursionError``, ``ValueError`` ...);
-- a check over 2 s of CPU, a play of the first 1,000 moves over 5 s;
+- a check over 2 s of CPU, a play of the first 1,000 moves over 5 s of CPU;
 - a worker that does not answer at all (a hang: killed after ``--timeout`` s).
 
 Findings are written to ``--out`` (one file each, with what was found in a
@@ -37,7 +37,7 @@ import traceback
 from pathlib import Path
 
 CHECK_CPU_LIMIT = 2.0  # seconds of CPU for loading one file
-RUN_WALL_LIMIT = 5.0  # seconds for the first RUN_MOVES moves
+RUN_LIMIT = 5.0  # seconds of CPU for the first RUN_MOVES moves
 RUN_MOVES = 1000
 SOURCES = ("grammar", "mutation", "limits")
 
@@ -306,7 +306,7 @@ def check_one(name: str, text: str, seed: int, report=lambda phase: None) -> dic
     import ruledsl
     from ruledsl import RuledslError, RulesError
 
-    out = {"loaded": False, "check_cpu": 0.0, "run_seconds": 0.0, "moves": 0, "problem": None}
+    out = {"loaded": False, "check_cpu": 0.0, "run_seconds": 0.0, "run_cpu": 0.0, "moves": 0, "problem": None}
     report("check")
     started = time.process_time()
     try:
@@ -323,7 +323,7 @@ def check_one(name: str, text: str, seed: int, report=lambda phase: None) -> dic
         return out
     report("run")
     rng = random.Random(seed)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     try:
         state = game.new_game(None, seed)
         while not state.is_over and out["moves"] < RUN_MOVES:
@@ -340,6 +340,7 @@ def check_one(name: str, text: str, seed: int, report=lambda phase: None) -> dic
     except BaseException as exc:  # noqa: BLE001
         out["problem"] = _escaped("run", exc)
     out["run_seconds"] = time.perf_counter() - started
+    out["run_cpu"] = time.process_time() - cpu_started
     return out
 
 
@@ -412,21 +413,25 @@ def signature(finding: dict) -> str:
 
 
 def fuzz(minutes: float | None = None, cases: int | None = None, seed: int = 0, sources=SOURCES,
-         out: str | None = None, timeout: float = 30.0, echo=print) -> dict:
-    """Check generated files until ``minutes`` pass or ``cases`` are done; the figures and the findings."""
+         out: str | None = None, timeout: float = 30.0, echo=print, offset: int = 0, stride: int = 1) -> dict:
+    """Check generated files until ``minutes`` pass or ``cases`` are done; the figures and the findings.
+
+    With ``stride`` > 1 this is one of several fuzzers side by side: it takes files ``offset``,
+    ``offset + stride`` ... of the sequence, so that together they check each file once."""
     texts = game_texts()
     ctx = multiprocessing.get_context("spawn")
     worker = Worker(ctx)
     stop_at = None if minutes is None else time.monotonic() + minutes * 60
     stats = {"cases": 0, "by_source": {s: 0 for s in sources}, "loaded": 0, "escaped": 0, "slow_checks": 0,
-             "slow_runs": 0, "hangs": 0, "max_check_cpu": 0.0, "max_run_seconds": 0.0, "moves": 0,
+             "slow_runs": 0, "hangs": 0, "max_check_cpu": 0.0, "max_run_seconds": 0.0, "max_run_cpu": 0.0,
+             "moves": 0,
              "findings": [], "seconds": 0.0, "seed": seed, "found_by_source": {}}
     seen: set = set()
     started = time.monotonic()
     last_echo = started
     folder = Path(out) if out else None
     try:
-        index = 0
+        index = offset
         while (cases is None or stats["cases"] < cases) and (stop_at is None or time.monotonic() < stop_at):
             source = sources[index % len(sources)]
             name, text = make_case(source, seed, index // len(sources), texts)
@@ -444,16 +449,17 @@ def fuzz(minutes: float | None = None, cases: int | None = None, seed: int = 0, 
                 stats["moves"] += value["moves"]
                 stats["max_check_cpu"] = max(stats["max_check_cpu"], value["check_cpu"])
                 stats["max_run_seconds"] = max(stats["max_run_seconds"], value["run_seconds"])
+                stats["max_run_cpu"] = max(stats["max_run_cpu"], value["run_cpu"])
                 if value["problem"]:
                     stats["escaped"] += 1
                     found.append({"kind": "exception", **value["problem"]})
                 if value["check_cpu"] > CHECK_CPU_LIMIT:
                     stats["slow_checks"] += 1
                     found.append({"kind": "slow check", "message": f"{value['check_cpu']:.1f} s CPU"})
-                if value["run_seconds"] > RUN_WALL_LIMIT:
+                if value["run_cpu"] > RUN_LIMIT:  # CPU, not the clock: a busy machine is no finding
                     stats["slow_runs"] += 1
-                    found.append({"kind": "slow run", "message": f"{value['run_seconds']:.1f} s for "
-                                                                 f"{value['moves']} moves"})
+                    found.append({"kind": "slow run", "message": f"{value['run_cpu']:.1f} s CPU "
+                                  f"({value['run_seconds']:.1f} s) for {value['moves']} moves"})
             for f in found:
                 f.update(source=source, case=index // len(sources), file=name)
                 stats["found_by_source"][source] = stats["found_by_source"].get(source, 0) + 1
@@ -466,12 +472,13 @@ def fuzz(minutes: float | None = None, cases: int | None = None, seed: int = 0, 
                      f"{f.get('message', '')[:160]}")
                 if folder is not None:
                     folder.mkdir(parents=True, exist_ok=True)
-                    path = folder / f"{len(stats['findings']):03d}-{source}-{f['kind'].replace(' ', '_')}.rules"
+                    number = f"{offset}-{len(stats['findings']):03d}" if stride > 1 else f"{len(stats['findings']):03d}"
+                    path = folder / f"{number}-{source}-{f['kind'].replace(' ', '_')}.rules"
                     header = "".join(f"# {k}: {v}\n" for k, v in f.items() if k != "file")
                     path.write_text(header + f"# reproduce: python -m ruledsl.fuzz --seed {seed} --case "
                                              f"{source}:{index // len(sources)}\n" + text, encoding="utf-8")
                     f["saved"] = str(path)
-            index += 1
+            index += stride
             if time.monotonic() - last_echo > 30:
                 last_echo = time.monotonic()
                 echo(_summary(stats, time.monotonic() - started))
@@ -493,8 +500,39 @@ def _summary(stats: dict, seconds: float) -> str:
     return (f"{stats['cases']} files ({sources}) in {seconds:.0f} s ({rate:.0f}/min); {stats['loaded']} loaded, "
             f"{stats['moves']} moves played; {stats['escaped']} exceptions outside ruledsl's errors, "
             f"{stats['slow_checks']} checks over {CHECK_CPU_LIMIT:.0f} s CPU, {stats['slow_runs']} runs over "
-            f"{RUN_WALL_LIMIT:.0f} s, {stats['hangs']} hangs; slowest check {stats['max_check_cpu']:.2f} s CPU, "
-            f"slowest run {stats['max_run_seconds']:.2f} s")
+            f"{RUN_LIMIT:.0f} s CPU, {stats['hangs']} hangs; slowest check {stats['max_check_cpu']:.2f} s CPU, "
+            f"slowest run {stats['max_run_cpu']:.2f} s CPU ({stats['max_run_seconds']:.2f} s)")
+
+
+def _one_of_many(job: dict) -> dict:
+    job = dict(job)
+    prefix = f"[{job['offset'] + 1}/{job['stride']}] "
+    job["echo"] = lambda line: print(prefix + line, flush=True)
+    return fuzz(**job)
+
+
+def fuzz_side_by_side(jobs: int, **kwargs) -> dict:
+    """``jobs`` fuzzers in their own processes, each a share of the files; their figures added up."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    cases = kwargs.pop("cases", None)
+    tasks = [{**kwargs, "offset": k, "stride": jobs,
+              "cases": None if cases is None else (cases - k + jobs - 1) // jobs} for k in range(jobs)]
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        parts = list(pool.map(_one_of_many, tasks))
+    total = parts[0]
+    for part in parts[1:]:
+        for key, value in part.items():
+            if key in ("by_source", "found_by_source"):
+                for k, v in value.items():
+                    total[key][k] = total[key].get(k, 0) + v
+            elif key.startswith("max_") or key == "seconds":
+                total[key] = max(total[key], value)
+            elif key == "findings":
+                total[key] = total[key] + value
+            elif key != "seed":
+                total[key] += value
+    return total
 
 
 def main(argv=None) -> int:
@@ -506,6 +544,7 @@ def main(argv=None) -> int:
                         help=f"which generators, separated by commas (default {','.join(SOURCES)})")
     parser.add_argument("--out", default="fuzz-findings", help="folder for the findings (default fuzz-findings)")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds before a file counts as a hang")
+    parser.add_argument("--jobs", type=int, default=1, help="fuzzers side by side, one per core (default 1)")
     parser.add_argument("--case", default=None, metavar="SOURCE:N", help="print file N of SOURCE and check it")
     args = parser.parse_args(argv)
     sources = tuple(s for s in args.sources.split(",") if s)
@@ -523,7 +562,9 @@ def main(argv=None) -> int:
     if args.minutes is None and args.cases is None:
         args.minutes = 10.0
     try:
-        stats = fuzz(args.minutes, args.cases, args.seed, sources, args.out, args.timeout)
+        common = dict(minutes=args.minutes, cases=args.cases, seed=args.seed, sources=sources, out=args.out,
+                      timeout=args.timeout)
+        stats = fuzz(**common) if args.jobs <= 1 else fuzz_side_by_side(args.jobs, **common)
     except KeyboardInterrupt:
         print("stopped", file=sys.stderr)
         return 130
