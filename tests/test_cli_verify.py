@@ -69,9 +69,16 @@ def test_verify_failure_writes_a_replay_file_that_replay_reproduces(tmp_path, mo
     assert f"FAILED after move {len(log['moves'])}: hidden information" in replayed.output
 
 
+def beside(tmp_path):
+    """The game copied beside the log: a log's rules path is read only inside the log's folder tree."""
+    rules = tmp_path / TROLLEY.name
+    rules.write_text(TROLLEY.read_text(encoding="utf-8"), encoding="utf-8")
+    return rules
+
+
 def test_run_log_replays_cleanly(tmp_path):
     log = tmp_path / "game.json"
-    run = invoke("run", TROLLEY, "--players", "3", "--seed", "4", *ONE_ROUND, "--json", "--log", log)
+    run = invoke("run", beside(tmp_path), "--players", "3", "--seed", "4", *ONE_ROUND, "--json", "--log", log)
     assert run.exit_code == 0
     played = json.loads(run.output)
     result = invoke("replay", log, "--quiet")
@@ -83,7 +90,7 @@ def test_run_log_replays_cleanly(tmp_path):
 
 def test_replay_of_a_log_that_does_not_fit_the_rules(tmp_path):
     log = tmp_path / "game.json"
-    invoke("run", TROLLEY, "--seed", "1", *ONE_ROUND, "--log", log)
+    invoke("run", beside(tmp_path), "--seed", "1", *ONE_ROUND, "--log", log)
     data = json.loads(log.read_text(encoding="utf-8"))
     data["moves"][1] = ["play", 200]
     log.write_text(json.dumps(data), encoding="utf-8")

@@ -218,3 +218,87 @@ def test_an_open_buffer_of_an_included_file_is_used_unsaved(tmp_path):
         assert "hand_size" in d.message and d.range.start.line == 1
 
     run(tmp_path, scenario)
+
+
+# ---- the server's own edges, spoken byte by byte (the client above hides the exit code and stderr)
+
+
+def _lsp_message(obj) -> bytes:
+    import json
+
+    body = json.dumps(obj).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _lsp_read(stream):
+    import json
+
+    length = None
+    while True:
+        line = stream.readline()
+        if not line:
+            return None
+        if line == b"\r\n":
+            break
+        key, _, value = line.decode("ascii").partition(":")
+        if key.strip().lower() == "content-length":
+            length = int(value)
+    return json.loads(stream.read(length))
+
+
+def _lsp_session(requests):
+    """Run `ruledsl lsp`, send initialize, then ``requests``; the answers by id, the exit code, stderr."""
+    import subprocess
+
+    proc = subprocess.Popen([sys.executable, "-m", "ruledsl", "lsp"], cwd=str(ROOT), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    answers = {}
+    try:
+        messages = [{"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                     "params": {"processId": None, "rootUri": None, "capabilities": {}}},
+                    {"jsonrpc": "2.0", "method": "initialized", "params": {}}] + requests
+        for m in messages:
+            proc.stdin.write(_lsp_message(m))
+            proc.stdin.flush()
+            if "id" in m:
+                while True:
+                    answer = _lsp_read(proc.stdout)
+                    assert answer is not None, proc.stderr.read().decode()
+                    if answer.get("id") == m["id"]:
+                        answers[m["id"]] = answer
+                        break
+        proc.stdin.close()
+        code = proc.wait(timeout=TIMEOUT)
+        return answers, code, proc.stderr.read().decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+SHUTDOWN_EXIT = [{"jsonrpc": "2.0", "id": 99, "method": "shutdown", "params": None},
+                 {"jsonrpc": "2.0", "method": "exit", "params": None}]
+
+
+def test_the_server_exits_0_after_shutdown_and_exit():
+    answers, code, stderr = _lsp_session(SHUTDOWN_EXIT)
+    assert answers[99]["result"] is None
+    assert code == 0 and "Traceback" not in stderr and "I/O operation" not in stderr, stderr
+
+
+def test_a_request_about_a_file_that_does_not_exist_is_an_lsp_error_without_a_traceback(tmp_path):
+    missing = (tmp_path / "nowhere" / "x.rules").as_uri()
+    at = {"textDocument": {"uri": missing}, "position": {"line": 0, "character": 0}}
+    answers, code, stderr = _lsp_session([
+        {"jsonrpc": "2.0", "id": 1, "method": "textDocument/definition", "params": at},
+        {"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": at},
+        {"jsonrpc": "2.0", "id": 3, "method": "textDocument/completion", "params": at},
+    ] + SHUTDOWN_EXIT)
+    for i in (1, 2, 3):
+        error = answers[i]["error"]
+        assert error["code"] == -32602, error  # invalid params: the file named
+        assert "cannot read" in error["message"] and "x.rules" in error["message"]
+        assert "traceback" not in str(error).lower() and "data" not in error
+    assert code == 0 and "Traceback" not in stderr, stderr

@@ -27,6 +27,7 @@ RULES = ROOT / "games" / "trolley_car.rules"
 SEAT = 0
 PLAYERS = 3
 SEED = 4
+TOKEN = "test-token-0123456789"  # the servers of these tests answer calls that carry it
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +47,7 @@ def game():
 @pytest.fixture
 def served(game, game_log):
     session = Session(game, game_log["players"], game_log["seed"], SEAT, moves=game_log["moves"])
-    server = make_server(session, 0)
+    server = make_server(session, 0, token=TOKEN)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -57,8 +58,12 @@ def served(game, game_log):
         thread.join(timeout=10)
 
 
-def get(url):
-    with urllib.request.urlopen(url, timeout=10) as response:
+def with_token(url, token=TOKEN):
+    return url + ("&" if "?" in url else "?") + "token=" + token
+
+
+def get(url, token=TOKEN):
+    with urllib.request.urlopen(with_token(url, token), timeout=10) as response:
         return json.loads(response.read().decode("utf-8"))
 
 
@@ -124,9 +129,10 @@ def test_the_server_refuses_what_it_does_not_serve(served):
     url, _ = served
     for path in ("/api/step/99999", "/api/nothing", "/../pyproject.toml"):
         with pytest.raises(urllib.error.HTTPError) as err:
-            urllib.request.urlopen(url + path, timeout=10)
+            urllib.request.urlopen(with_token(url + path), timeout=10)
         assert err.value.code == 404
-    request = urllib.request.Request(url + "/api/move", data=b'{"index": 0}', method="POST")
+    request = urllib.request.Request(with_token(url + "/api/move"), data=b'{"index": 0}', method="POST",
+                                     headers={"Content-Type": "application/json"})
     with pytest.raises(urllib.error.HTTPError) as err:
         urllib.request.urlopen(request, timeout=10)
     assert err.value.code == 409 and "saved game" in json.loads(err.value.read())["message"]
@@ -145,14 +151,15 @@ def test_a_live_game_plays_the_seat_against_bots(game):
 
 def test_view_command_serves_on_localhost_and_stops(tmp_path, game_log):
     log = tmp_path / "game.json"
-    log.write_text(json.dumps({**game_log, "rules": str(RULES)}), encoding="utf-8")
+    log.write_text(json.dumps({**game_log, "rules": RULES.name}), encoding="utf-8")
+    (tmp_path / RULES.name).write_text(RULES.read_text(encoding="utf-8"), encoding="utf-8")  # beside the log
     proc = subprocess.Popen([sys.executable, "-m", "ruledsl", "view", str(log), "--seat", "2", "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]{20,})", line)
         assert match, line + proc.stderr.read() if proc.poll() is not None else line
-        info = get(match.group(0) + "api/game")
+        info = get(f"http://127.0.0.1:{match.group(1)}/api/game", token=match.group(2))
         assert info["seat"] == 2 and info["game"] == "Trolley Car"
     finally:
         proc.terminate()
@@ -163,7 +170,8 @@ def test_view_command_serves_on_localhost_and_stops(tmp_path, game_log):
 
 def test_view_command_rejects_a_bad_seat(tmp_path, game_log):
     log = tmp_path / "game.json"
-    log.write_text(json.dumps({**game_log, "rules": str(RULES)}), encoding="utf-8")
+    log.write_text(json.dumps({**game_log, "rules": RULES.name}), encoding="utf-8")
+    (tmp_path / RULES.name).write_text(RULES.read_text(encoding="utf-8"), encoding="utf-8")  # beside the log
     result = CliRunner().invoke(main, ["view", str(log), "--seat", "7"])
     assert result.exit_code == 2 and "--seat 7: the seats are 0 to 2" in result.output
 
@@ -201,7 +209,7 @@ def test_the_page_steps_through_a_log_in_chromium(served, game, game_log, tmp_pa
     started = time.monotonic()
     driver = chrome()
     try:
-        driver.get(url + "/")
+        driver.get(with_token(url + "/"))
         WebDriverWait(driver, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
         wait_for_step(driver, 0)
         assert driver.title.startswith("Trolley Car")
@@ -245,12 +253,12 @@ def test_playing_a_seat_in_chromium(game):
     from selenium.webdriver.support.ui import WebDriverWait
 
     session = Session(game, 2, 5, 0, live=True)
-    server = make_server(session, 0)
+    server = make_server(session, 0, token=TOKEN)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     driver = chrome()
     try:
-        driver.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        driver.get(with_token(f"http://127.0.0.1:{server.server_address[1]}/"))
         WebDriverWait(driver, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
         before = len(session.steps)
         wait_for_step(driver, before - 1)

@@ -20,12 +20,14 @@ all in; ``ruledsl.cli:main`` is the console script.
 from __future__ import annotations
 
 from . import compare, compile, explain, games, new, terminal, tune, verify_replay  # noqa: F401 - each adds its commands to main
-from .common import main
+from .common import include_dir_option, main
 from .desk import COMMANDS as _DESK_COMMANDS
 from .testing import test_command
 
 main.add_command(test_command)
 for _command in _DESK_COMMANDS:
     main.add_command(_command)
+for _command in main.commands.values():  # --include-dir on every command, the last option added
+    _command.params.append(include_dir_option())
 
 __all__ = ["main"]

@@ -282,3 +282,31 @@ def _common(fn):
     for option in reversed(_COMMON_OPTIONS):
         fn = option(fn)
     return fn
+
+
+# ---- --include-dir: a shared folder of rules files, on every command (cli/__init__.py adds it)
+
+
+def _include_dirs(ctx, param, value) -> None:
+    """Put the named folders in front of RULEDSL_PATH for this command (and its worker processes)."""
+    if not value:
+        return
+    before = os.environ.get("RULEDSL_PATH")
+    named = [str(Path(v).resolve()) for v in value]
+    os.environ["RULEDSL_PATH"] = os.pathsep.join(named + ([before] if before else []))
+
+    def restore() -> None:
+        if before is None:
+            os.environ.pop("RULEDSL_PATH", None)
+        else:
+            os.environ["RULEDSL_PATH"] = before
+
+    ctx.call_on_close(restore)
+
+
+def include_dir_option() -> click.Option:
+    return click.Option(
+        ["--include-dir"], multiple=True, expose_value=False, callback=_include_dirs, metavar="DIR",
+        type=click.Path(exists=True, file_okay=False),
+        help="A shared folder that rules files (and a log's rules path) may include from; repeatable. "
+             "RULEDSL_PATH names such folders too.")

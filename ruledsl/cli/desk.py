@@ -153,8 +153,9 @@ def view_command(source, seat, players, seed, sets, bot_name, rules_path, port) 
         server = make_server(session, port)
     except OSError as exc:
         raise cli.CliError(f"cannot serve on port {port}: {exc.strerror or exc}") from None
-    host, real_port = server.server_address[:2]
-    click.echo(f"ruledsl view: {game.name}, seen by player {seat}: http://{host}:{real_port}/ (Ctrl-C stops)")
+    from ..desk.viewer import page_url
+
+    click.echo(f"ruledsl view: {game.name}, seen by player {seat}: {page_url(server)} (Ctrl-C stops)")
     sys.stdout.flush()
     try:
         server.serve_forever()

@@ -253,7 +253,26 @@ def _read_log(raw: str, name: str) -> dict:
 
 
 def _find_rules(path: str, log_file: str) -> str:
-    for candidate in (Path(path), Path(log_file).parent / path):
-        if candidate.is_file():
+    """The rules file a log names: relative to the log's folder, else in a shared folder.
+
+    A log may come from anyone, so its rules path obeys the rule of ``include``: a .rules file
+    inside the log's folder tree, a shared folder (--include-dir, RULEDSL_PATH) or the library,
+    symlinks resolved; any other file is not opened (``--rules`` names one you trust)."""
+    from ..language.assemble import NOT_RULES, allowed_roots, refusal, shared_dirs
+
+    roots = allowed_roots(log_file)
+    refused = None
+    for candidate in (Path(log_file).parent / path, *(d / path for d in shared_dirs())):
+        reason = refusal(candidate, roots)
+        if reason:
+            refused = refused or reason
+        elif candidate.is_file():
             return str(candidate)
+    if refused == NOT_RULES:
+        raise CliError(f"the log names the rules file {path}, which is not a .rules file; it was not opened "
+                       "(name the rules with --rules)")
+    if refused:
+        raise CliError(f"the log names the rules file {path}, which is outside the log's folder, the shared "
+                       "folders and the library; it was not opened (if you trust it, name it with --rules, "
+                       "or the folder it is relative to with --include-dir)")
     raise CliError(f"the log names the rules file {path}, which is not there (use --rules)")

@@ -12,10 +12,19 @@ Open files are read from the editor's buffers, also when another file includes t
 
 from __future__ import annotations
 
+import functools
+import logging
+import os
+import sys
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as L
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInternalError,
+    JsonRpcInvalidParams,
+)
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
@@ -74,6 +83,33 @@ class RulesServer(LanguageServer):
 
 
 server = RulesServer()
+
+
+def _source(doc) -> str:
+    """The text of a document: the editor's buffer, or the file on disk when it is not open.
+
+    A file that cannot be read is an LSP error (invalid params) that says so, not a traceback."""
+    try:
+        return doc.source
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        raise JsonRpcInvalidParams(f"ruledsl cannot read {doc.path}: {reason} (open the file in the editor, "
+                                   "or save it)") from None
+
+
+def _answers(handler):
+    """A request handler whose failures reach the editor as an LSP error with one line, no traceback."""
+
+    @functools.wraps(handler)
+    def run(ls, params):
+        try:
+            return handler(ls, params)
+        except JsonRpcException:
+            raise
+        except Exception as exc:  # a bug of ruledsl: tell it briefly
+            raise JsonRpcInternalError(f"internal error in ruledsl: {type(exc).__name__}: {exc}") from None
+
+    return run
 
 
 def _range(line: int, column: int, end_line: int, end_column: int) -> L.Range:
@@ -151,7 +187,7 @@ def _name_under_cursor(ls: RulesServer, params):
     uri = params.text_document.uri
     doc = ls.workspace.get_text_document(uri)
     pos = params.position
-    word = word_at(doc.source, pos.line, pos.character)
+    word = word_at(_source(doc), pos.line, pos.character)
     if word is None:
         return None
     index = ls.index(uri)
@@ -160,6 +196,7 @@ def _name_under_cursor(ls: RulesServer, params):
 
 
 @server.feature(L.TEXT_DOCUMENT_HOVER)
+@_answers
 def hover(ls: RulesServer, params: L.HoverParams) -> L.Hover | None:
     found = _name_under_cursor(ls, params)
     if found is None:
@@ -189,6 +226,7 @@ def _location(file: str, line: int, column: int, length: int) -> L.Location:
 
 
 @server.feature(L.TEXT_DOCUMENT_DEFINITION)
+@_answers
 def definition(ls: RulesServer, params: L.DefinitionParams):
     found = _name_under_cursor(ls, params)
     if found is None:
@@ -213,11 +251,12 @@ KIND_ITEMS = {
 
 
 @server.feature(L.TEXT_DOCUMENT_COMPLETION, L.CompletionOptions(trigger_characters=["."]))
+@_answers
 def completion(ls: RulesServer, params: L.CompletionParams) -> L.CompletionList:
     uri = params.text_document.uri
     doc = ls.workspace.get_text_document(uri)
     pos = params.position
-    prefix = prefix_at(doc.source, pos.line, pos.character)
+    prefix = prefix_at(_source(doc), pos.line, pos.character)
     index = ls.index(uri)
     items: dict = {}
 
@@ -240,6 +279,26 @@ def completion(ls: RulesServer, params: L.CompletionParams) -> L.CompletionList:
     return L.CompletionList(is_incomplete=False, items=list(items.values()))
 
 
+class _OneLine(logging.Formatter):
+    """A log line without the traceback pygls attaches to a failed request (the editor has the error)."""
+
+    def formatException(self, ei) -> str:
+        return ""
+
+    def formatStack(self, stack_info) -> str:
+        return ""
+
+
 def serve() -> None:
     """Speak LSP on stdin and stdout until the editor says exit."""
+    log = logging.getLogger("pygls")
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(_OneLine("ruledsl lsp: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.WARNING)
+        log.propagate = False
     server.start_io()
+    # `exit` closed stdout with the connection: what flushes it on the way out must meet a file
+    if sys.stdout is None or sys.stdout.closed:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")

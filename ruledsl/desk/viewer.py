@@ -12,8 +12,12 @@ game where the seat plays against bots (``ruledsl view FILE --seat N``).
 
 from __future__ import annotations
 
+import hmac
 import json
+import secrets
+import sys
 import threading
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 
@@ -136,11 +140,42 @@ class Session:
             return True, "ok"
 
 
-def make_server(session: Session, port: int = 0, host: str = "127.0.0.1") -> ThreadingHTTPServer:
-    """A web server for ``session`` on ``host``:``port`` (0: any free port); call serve_forever()."""
+MAX_BODY = 10_000  # bytes of a POST body: {"index": N} needs a dozen
+
+
+class Refused(Exception):
+    """A request the server will not answer: its status and a one-line reason for the client."""
+
+    def __init__(self, code: int, reason: str):
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def page_url(server) -> str:
+    """The address of the page, with the server's token: the one address that opens it."""
+    host, port = server.server_address[:2]
+    return f"http://{host}:{port}/?token={server.token}"
+
+
+def make_server(session: Session, port: int = 0, host: str = "127.0.0.1",
+                token: str | None = None) -> ThreadingHTTPServer:
+    """A web server for ``session`` on ``host``:``port`` (0: any free port); call serve_forever().
+
+    Only a local page that knows the server's random ``token`` (``page_url``) is answered: the page
+    and every API call carry it as ``?token=``; the ``Host`` header must name this server
+    (127.0.0.1:PORT or localhost:PORT, so a DNS-rebound name is refused); a POST must be JSON
+    (``Content-Type: application/json``, which a form of another site cannot send without asking
+    first) from no other origin. Malformed requests get 400 and one JSON line, never a traceback.
+    """
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "ruledsl-view"
+        timeout = 30  # a client that stops sending in the middle of a request is dropped
 
         def log_message(self, *args) -> None:  # quiet: the terminal shows only the address
             pass
@@ -150,14 +185,60 @@ def make_server(session: Session, port: int = 0, host: str = "127.0.0.1") -> Thr
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
+            self.send_header("Referrer-Policy", "no-referrer")
+            self.send_header("X-Content-Type-Options", "nosniff")
             self.end_headers()
             self.wfile.write(body)
 
         def _json(self, code: int, data) -> None:
             self._send(code, json.dumps(data).encode("utf-8"), "application/json")
 
-        def do_GET(self) -> None:
+        def _answer(self, work) -> None:
+            try:
+                work()
+            except Refused as why:
+                self.close_connection = True
+                self._json(why.code, {"error": why.reason})
+            except (ConnectionError, TimeoutError):  # the client went away: nobody to answer
+                self.close_connection = True
+            except Exception as exc:  # a bug of the viewer: one line on the terminal, no traceback
+                self.close_connection = True
+                sys.stderr.write(f"ruledsl view: internal error answering {self.command}: "
+                                 f"{type(exc).__name__}: {exc}\n")
+                try:
+                    self._json(500, {"error": "internal error of the viewer"})
+                except OSError:
+                    pass
+
+        def _target(self) -> tuple[str, dict]:
+            """The request's path and query, once the Host and the token are checked."""
+            if not self.path.isascii() or not self.path.isprintable():
+                raise Refused(400, "the request's path is not plain ASCII text")
+            host = self.headers.get("Host", "")
+            if host not in hosts:
+                raise Refused(403, f"this server answers only at {hosts[0]} or {hosts[1]}, "
+                                   f"not at the Host {host[:100]!r}")
+            origin = self.headers.get("Origin")
+            if origin is not None and origin not in origins:
+                raise Refused(403, "requests from other pages are not answered")
             path, _, query = self.path.partition("?")
+            try:
+                fields = urllib.parse.parse_qs(query, keep_blank_values=True, max_num_fields=8)
+            except ValueError:
+                raise Refused(400, "too many fields in the query") from None
+            args = {k: v[-1] for k, v in fields.items()}
+            if path not in ASSETS and not hmac.compare_digest(args.get("token", "").encode(), token_bytes):
+                raise Refused(403, "open the page at the address `ruledsl view` printed: it carries the token")
+            return path, args
+
+        def do_GET(self) -> None:
+            self._answer(self._get)
+
+        def do_POST(self) -> None:
+            self._answer(self._post)
+
+        def _get(self) -> None:
+            path, args = self._target()
             if path in STATIC:
                 name, ctype = STATIC[path]
                 self._send(200, static_file(name), ctype)
@@ -165,9 +246,9 @@ def make_server(session: Session, port: int = 0, host: str = "127.0.0.1") -> Thr
                 self._json(200, session.info())
             elif path == "/api/moves":
                 # ?upto=N: the first N moves, those that lead to step N (the page never asks ahead)
-                upto = query[len("upto="):] if query.startswith("upto=") else ""
-                self._json(200, session.moves(int(upto) if upto.isdigit() else None))
-            elif path.startswith("/api/step/") and path[len("/api/step/"):].isdigit():
+                upto = args.get("upto", "")
+                self._json(200, session.moves(int(upto) if _is_number(upto) else None))
+            elif path.startswith("/api/step/") and _is_number(path[len("/api/step/"):]):
                 step = session.step(int(path[len("/api/step/"):]))
                 if step is None:
                     self._json(404, {"error": "no such step"})
@@ -176,22 +257,51 @@ def make_server(session: Session, port: int = 0, host: str = "127.0.0.1") -> Thr
             else:
                 self._json(404, {"error": "not found"})
 
-        def do_POST(self) -> None:
-            if self.path != "/api/move":
+        def _post(self) -> None:
+            path, _ = self._target()
+            if path != "/api/move":
                 self._json(404, {"error": "not found"})
                 return
+            ctype = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+            if ctype != "application/json":
+                raise Refused(415, "send the move as JSON (Content-Type: application/json)")
+            length = self.headers.get("Content-Length", "")
+            if not _is_number(length):
+                raise Refused(400, "Content-Length should be the body's size in bytes")
+            if int(length) > MAX_BODY:
+                raise Refused(413, f"a move is at most {MAX_BODY} bytes")
+            body = self.rfile.read(int(length))
             try:
-                length = min(int(self.headers.get("Content-Length", "0")), 10_000)
-                data = json.loads(self.rfile.read(length) or b"{}")
+                data = json.loads(body or b"{}")
                 index = data["index"]
                 if not isinstance(index, int) or isinstance(index, bool):
                     raise TypeError
-            except (ValueError, KeyError, TypeError):
-                self._json(400, {"error": 'send {"index": N}, the number of a legal move'})
-                return
+            except (ValueError, KeyError, TypeError, IndexError, RecursionError):
+                raise Refused(400, 'send {"index": N}, the number of a legal move') from None
             ok, message = session.choose(index)
             self._json(200 if ok else 409, {"ok": ok, "message": message, "steps": len(session.steps)})
 
-    server = ThreadingHTTPServer((host, port), Handler)
-    server.daemon_threads = True
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request, client_address) -> None:  # no traceback on the terminal
+            exc = sys.exc_info()[1]
+            if not isinstance(exc, (ConnectionError, TimeoutError)):
+                sys.stderr.write(f"ruledsl view: a request failed: {type(exc).__name__}: {exc}\n")
+
+    server = Server((host, port), Handler)
+    server.token = token or new_token()
+    token_bytes = server.token.encode()
+    real = server.server_address[1]
+    hosts = (f"127.0.0.1:{real}", f"localhost:{real}") + ((f"{host}:{real}",) if host not in (
+        "127.0.0.1", "localhost") else ())
+    origins = tuple(f"http://{h}" for h in hosts)
     return server
+
+
+ASSETS = ("/viewer.js", "/viewer.css")  # the page's script and style: files of ruledsl, nothing of the game
+
+
+def _is_number(text: str) -> bool:
+    """Plain ASCII digits, not too many (``"²".isdigit()`` is true, and int("²") fails)."""
+    return text.isascii() and text.isdigit() and len(text) <= 12

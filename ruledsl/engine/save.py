@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 from ..compiler.steps import CHOOSE
-from ..language.errors import IllegalMove, SaveError
+from ..language.errors import IllegalMove, ParameterError, RulesRuntimeError, SaveError
 from .moves import Move
+from .seal import SAVE_FIELDS, _check_seal
 from .state import SAVE_FORMAT, SAVE_VERSION, State
 
 
@@ -101,4 +102,52 @@ def _load_state(game, text) -> State:
     if not s.over and (s.choice < 0 or s.actor < 0 or p.code[s.pc][0] != CHOOSE):
         raise SaveError("the save says the game goes on, but no decision is pending")
     s._legal = None
+    _check_seal(data)
+    _check_replay(game, s, data)
     return s
+
+
+# ---- what a save promises, its second half: the moves replayed from the seed give the saved state
+# (engine/seal.py says why)
+
+_REPLAYS: dict = {}  # program -> ((players, seed), moves, state): the last replay, resumed when a save goes on
+
+
+def _replay_of(game, n: int, seed: int, moves: list) -> State:
+    """The state the moves give from the seed; a save that extends the last one checked resumes it
+    (verify saves after every step: each is checked in the time of its last move, not of them all)."""
+    last = _REPLAYS.get(game.program)
+    if last is not None and last[0] == (n, seed) and len(last[1]) <= len(moves) and moves[:len(last[1])] == last[1]:
+        state, start = last[2].clone(), len(last[1])
+    else:
+        try:
+            state, start = game.new_game(n, seed), 0
+        except (ParameterError, RulesRuntimeError) as err:
+            raise SaveError(f"the save's seed and player count do not start a game of these rules: {err}") from None
+    for i in range(start, len(moves)):
+        if state.over:
+            raise SaveError(f"the save lists {len(moves)} moves, but the game is over after {i}")
+        try:
+            state.apply(moves[i])
+        except (IllegalMove, RulesRuntimeError) as err:
+            raise SaveError(f"move {i + 1} of the save, {moves[i]}, cannot be made where its moves before it "
+                            f"lead ({err}); the save is not of a game these rules played") from None
+    _REPLAYS.clear()  # one entry: the cache never grows
+    _REPLAYS[game.program] = ((n, seed), list(moves), state.clone())
+    return state
+
+
+def _check_replay(game, s: State, data: dict) -> None:
+    """The saved state must be the one its moves give from its seed; else SaveError naming what differs."""
+    replayed = json.loads(_replay_of(game, s.n, s.seed, s.moves).to_json())
+    saved = json.loads(json.dumps(data))  # the same plain form (lists, not tuples) as the replay's
+    for key in SAVE_FIELDS:
+        if replayed.get(key) != saved.get(key):
+            if key == "current" or key == "actor":
+                what = (f"player {saved.get(key)} is to decide, but its moves lead to the decision of "
+                        f"player {replayed.get(key)}")
+            else:
+                what = f"its '{key}' is not what its moves lead to"
+            raise SaveError(f"the save does not follow from its own moves: {what} (replaying its "
+                            f"{len(s.moves)} moves from seed {s.seed}); a save of a position set up by hand "
+                            "(place, stack, set_var, new_member) cannot be loaded either")

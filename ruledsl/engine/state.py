@@ -8,8 +8,6 @@ JSON; the same rules, parameters, seed and moves always give the same state.
 
 from __future__ import annotations
 
-import json
-
 from ..checker.limits import within_int
 from ..compiler.flowgen import Flow
 from ..compiler.picking import descending
@@ -18,6 +16,7 @@ from ..language.errors import NOWHERE, IllegalMove, RulesRuntimeError
 from .moves import Move
 from .positions import Positions
 from .rules import MAX_STEPS_PER_MOVE, _explain, _run_rule, flow_of
+from .seal import _sealed
 from .seeing import Seeing
 
 SAVE_FORMAT = "ruledsl-state"
@@ -306,7 +305,7 @@ class State(Seeing, Positions):
             "over": self.over,
             "finding": self.finding,
         }
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        return _sealed(data)
 
 
 def _freeze(v):

@@ -4,11 +4,19 @@
 the standard deck); ``extends "file"`` makes this file a variant of a base
 file. A variant adds declarations, swaps named ones with ``replace`` and adds
 moves to a named decision with ``extend choose``. Files are looked up beside
-the file that names them, then in ruledsl's library of rules.
+the file that names them, then in the shared folders (``RULEDSL_PATH``,
+``--include-dir``), then in ruledsl's library of rules.
+
+A rules file may come from anyone, so what it can reach is bounded: a file it
+includes or extends must be a ``.rules`` file that lies, after symlinks are
+resolved, inside the folder tree of the file that was opened, inside a shared
+folder, or inside the library. Anything else is error E003, which names the
+path as written and shows nothing of that file; a file outside is never read.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import attrs
@@ -33,9 +41,13 @@ def diag(texts: dict, code: str, message: str, span, hint: str | None = None) ->
     return Diagnostic(code, message, span, hint, source_line(text, span.line) if text else None)
 
 
-def assemble(text: str, path: str, read=None) -> Assembly:
-    """Parse ``text`` (the file at ``path``) and every file it includes or extends."""
+def assemble(text: str, path: str, read=None, include_dirs=()) -> Assembly:
+    """Parse ``text`` (the file at ``path``) and every file it includes or extends.
+
+    ``include_dirs`` are shared folders a file may include from, besides those of RULEDSL_PATH."""
     read = read or _read_file
+    roots = allowed_roots(path, include_dirs)
+    shared = shared_dirs(include_dirs)
     texts: dict[str, str] = {}
     errors: list[Diagnostic] = []
     items: list = []
@@ -59,11 +71,17 @@ def assemble(text: str, path: str, read=None) -> Assembly:
             if isinstance(item, (A.Include, A.Extends)):
                 if isinstance(item, A.Extends) and item is not bases[0]:
                     continue
-                found = _locate(item.path, path)
+                found = _locate(item.path, path, roots, shared)
+                if isinstance(found, str):  # a reason it may not be opened
+                    what = "base file" if isinstance(item, A.Extends) else "included file"
+                    errors.append(diag(texts, "E003", f"the {what} \"{item.path}\" {found}", item.span,
+                                       SUFFIX_HINT if found == NOT_RULES else OUTSIDE_HINT))
+                    continue
                 if found is None:
                     what = "base file" if isinstance(item, A.Extends) else "included file"
                     errors.append(diag(texts, "E208", f"cannot find the {what} \"{item.path}\"", item.span,
-                                       "paths are relative to the file that names them"))
+                                       "paths are relative to the file that names them; a shared folder is named "
+                                       "with --include-dir or RULEDSL_PATH"))
                     continue
                 key = str(found.resolve()) if isinstance(found, Path) else str(found)
                 if key in stack:
@@ -78,7 +96,8 @@ def assemble(text: str, path: str, read=None) -> Assembly:
                     errors.append(diag(texts, "E208", f"cannot read \"{item.path}\": {exc.strerror}", item.span))
                     continue
                 except RulesError as err:  # not UTF-8: the error points into the named file
-                    errors.extend(err.diagnostics)
+                    # ... without an excerpt: the bytes of a file that is not text are not shown
+                    errors.extend(attrs.evolve(d, source_line=None) for d in err.diagnostics)
                     continue
                 visit(sub, _display(found), stack + (key,))
         for item in tree.items:
@@ -97,12 +116,63 @@ def assemble(text: str, path: str, read=None) -> Assembly:
     return Assembly(tuple(items), texts, tuple(replaced), tuple(extensions))
 
 
-def _locate(name: str, including: str) -> Path | None:
+OUTSIDE = "is outside the folders a rules file may include from"
+NOT_RULES = "is not a .rules file"
+OUTSIDE_HINT = ("a rules file may include .rules files from its own folder and below, and the "
+                "standard library; name a shared folder with --include-dir or RULEDSL_PATH")
+SUFFIX_HINT = "only rules files can be included: their names end in .rules"
+
+
+def _locate(name: str, including: str, roots, shared=()) -> Path | str | None:
+    """The file ``name`` names, seen from the file ``including``; None when there is none, and a
+    reason (a phrase) when the name leads out of the allowed folders or to a file that is not rules."""
     here = Path(including).parent if including and not including.startswith("<") else Path(".")
-    for candidate in (here / name, data_path("lib") / name):
-        if candidate.is_file():
-            return candidate
+    refused = None
+    for candidate in (here / name, *(d / name for d in shared), data_path("lib") / name):
+        reason = refusal(candidate, roots)
+        if reason:
+            refused = refused or reason
+            continue
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:
+            continue
+    return refused
+
+
+def refusal(candidate: Path, roots) -> str | None:
+    """Why ``candidate`` may not be opened as rules (a phrase), or None when it may.
+
+    It is resolved first (symlinks followed), so a link inside the tree that points out is refused."""
+    real = _real(candidate)
+    if real is None or not any(real.is_relative_to(root) for root in roots):
+        return OUTSIDE
+    if real.suffix != ".rules":
+        return NOT_RULES
     return None
+
+
+def _real(path: Path) -> Path | None:
+    try:
+        return Path(os.path.realpath(path))
+    except (OSError, ValueError):  # a name too long, a zero byte: not a file one may open
+        return None
+
+
+def shared_dirs(include_dirs=()) -> list[Path]:
+    """The shared folders: ``include_dirs``, then those of RULEDSL_PATH (separated as PATH is)."""
+    named = [str(d) for d in include_dirs]
+    named += [d for d in os.environ.get("RULEDSL_PATH", "").split(os.pathsep) if d]
+    return [Path(d) for d in named]
+
+
+def allowed_roots(path: str, include_dirs=()) -> list[Path]:
+    """The folders whose files a rules file at ``path`` may include: its own folder (the working
+    folder for rules given as text), the shared folders and the standard library, symlinks resolved."""
+    top = Path(path).absolute().parent if path and not path.startswith("<") else Path.cwd()
+    found = [_real(p) for p in (top, *shared_dirs(include_dirs), data_path("lib"))]
+    return [p for p in found if p is not None]
 
 
 def _display(path: Path) -> str:

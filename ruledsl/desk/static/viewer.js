@@ -19,8 +19,11 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// The server answers only calls that carry the token of the page's own address (?token=...).
+const TOKEN = new URLSearchParams(window.location.search).get("token") || "";
+
 async function getJSON(url, options) {
-  const response = await fetch(url, options);
+  const response = await fetch(url + (url.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(TOKEN), options);
   return response.json();
 }
 
