@@ -51,6 +51,9 @@ def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds
 
     game = _load_game(file, sets)
     counts = [_check_players(game, n) for n in players] or None
+    if counts is None:  # every count the game allows: each must be set up with the parameters given
+        for n in range(game.program.min_players, game.program.max_players + 1):
+            _check_players(game, n)
     click.echo(f"verifying {game.name} ({file}): {_plural(examples, 'game')}, checks after every step:")
     for name, what in checks_of(game):
         click.echo(f"  - {name}: {what}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..language.errors import ParameterError, RulesRuntimeError
 
-MAX_COUNTS_TRIED = 100  # players are at most 100 (checker/limits.py)
+MAX_COUNTS_TRIED = 12  # the other counts tried (a setup that loops endlessly takes a while each time)
 
 
 def setup_failure(game, players: int, err: RulesRuntimeError) -> Exception:
