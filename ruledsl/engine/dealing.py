@@ -25,7 +25,7 @@ def setup_failure(game, players: int, err: RulesRuntimeError) -> Exception:
         if n == players:
             continue
         try:
-            game.new_game(n, 0, _told=True)
+            game.new_game(n, 0, _diagnose=False)
         except (RulesRuntimeError, ParameterError):
             continue
         fine.append(n)

@@ -34,7 +34,7 @@ class Game:
             raise ParameterError(f"{p.name} is for {allowed} players, not {players}")
         return n
 
-    def new_game(self, players: int | None = None, seed: int = 0, _told: bool = False) -> "State":
+    def new_game(self, players: int | None = None, seed: int = 0, _diagnose: bool = True) -> "State":
         """A new game for ``players`` players (the fewest allowed if None), run to its first decision.
         A setup that fails for this player count but not for others raises ParameterError (dealing.py)."""
         p = self.program
@@ -72,7 +72,7 @@ class Game:
         try:
             s._run()
         except RulesRuntimeError as err:
-            if _told:
+            if not _diagnose:
                 raise
             raise setup_failure(self, n, err) from None
         return s
