@@ -8,7 +8,7 @@ arguments, over all decisions) owns a block of consecutive ids, in the order
 the rules declare them. Inside a block the arguments count in mixed radix, the
 last argument fastest. An argument's values are: a card -> its card id
 (``card_count`` values), a player -> the seat (``players`` values), a value of
-an enumeration -> its index, a number -> ``int_values`` (0 to 63 by default,
+an enumeration -> its index, true/false -> 0 and 1, a number -> ``int_values`` (0 to 63 by default,
 widened to hold the members of the largest growing zone family).
 
 Observations: built from ``State.view(player)`` only, so nothing a player may
@@ -71,11 +71,15 @@ class ActionCodec:
             return self.players
         if kind.startswith("enum:"):
             return len(self.program.enums.get(kind[5:], ())) or 1
+        if kind == T.BOOL:
+            return 2
         return len(self.int_values)
 
     def _digit(self, kind: str, value: int, move: Move) -> int:
         if kind == T.CARD or kind == T.PLAYER or kind.startswith("enum:"):
             return value
+        if kind == T.BOOL:
+            return int(value)
         if value not in self.int_values:
             raise ActionSpaceError(
                 f"move {move} has the number {value}, outside the action space's numbers "
@@ -85,6 +89,8 @@ class ActionCodec:
     def _value(self, kind: str, digit: int) -> int:
         if kind == T.CARD or kind == T.PLAYER or kind.startswith("enum:"):
             return digit
+        if kind == T.BOOL:
+            return bool(digit)
         return digit + self.int_values.start
 
     def kinds_of(self, state, move: Move) -> tuple:
@@ -143,9 +149,11 @@ class ActionCodec:
             if kind == T.CARD:
                 parts.append(self.program.card_labels[v])
             elif kind.startswith("enum:"):
-                parts.append(self.program.enums[kind[5:]][v])
+                parts.append((self.program.enum_labels or self.program.enums)[kind[5:]][v])  # as State.describe
             elif kind == T.PLAYER:
                 parts.append(f"player {v}")
+            elif kind == T.BOOL:
+                parts.append("true" if v else "false")
             else:
                 parts.append(str(v))
         return move.name + (f"({', '.join(parts)})" if parts else "")

@@ -105,6 +105,7 @@ class ParamInfo:
     doc: str | None
     node: object
     accepted: tuple | None = None  # (low, high) of `param NAME = V in LOW..HIGH`
+    default: object = None  # the file's own value (``value`` is the one given, if any)
 
 
 @attrs.define
@@ -261,6 +262,7 @@ class Declarations:
             if value is None:
                 continue
             info.value, info.type = value, _type_of_value(value)
+            info.default = value
             if name in overrides:
                 given = overrides[name]
                 if isinstance(given, str):

@@ -156,6 +156,13 @@ class StatementChecks:
                         self.error("E202", f"a move parameter runs over players, an enum, a zone or a range, "
                                            f"not {T.describe(t)}", p.domain)
                         elem = T.ANY
+                    elif elem not in T.MOVE_ARGS and not elem.startswith("enum:"):
+                        self.error("E202", f"move `{o.name}`'s parameter `{p.name}` runs over {T.describe(t)}; "
+                                           "a move's parameter is a number, true/false, a player, "
+                                           "a card or an enum value", p.domain,
+                                   "declare an enum of the choices, as in `enum mode { fast, slow }`, and write "
+                                   f"`{p.name} in mode`" if elem == T.STR else None)
+                        elem = T.ANY
                     inner[p.name] = self.bind(Binding(p.name, elem), p)
                 if o.where is not None:
                     self.expect(self.expr(o.where, inner, pure=True), T.BOOL, o.where, "a move's condition")

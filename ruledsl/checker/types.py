@@ -133,6 +133,8 @@ AGGREGATES = {"any": BOOL, "all": BOOL, "count": INT, "cards": CARDS, "random": 
 FOLDS = {"sum", "min", "max", "list"}
 # what a key may be made of: numbers, true/false (true above false) and keys
 KEY_PARTS = (INT, BOOL, KEY, ANY)
+# what a move's parameter may run over (and an enum's values): what a move, its log and its save hold
+MOVE_ARGS = (INT, BOOL, PLAYER, CARD, ANY)
 
 SPECIAL_NAMES = {"players": PLAYERS, "player_count": INT, "current": PLAYER}
 

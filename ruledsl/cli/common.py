@@ -225,10 +225,16 @@ def _load_game(file: str, sets: tuple[str, ...]):
 
 
 def _check_players(game, players: int | None) -> int:
+    """The player count, refused (exit 2) when the game is not for it, or cannot be set up for it with
+    the parameters given (``--set hand_size=51`` and 3 players: the cards do not go round)."""
     try:
-        return game.player_count(players)
+        n = game.player_count(players)
+        game.new_game(n, 0)
     except ParameterError as err:
         raise CliError(f"{err} (use --players)") from None
+    except RulesRuntimeError:
+        pass  # a rule that fails whatever the parameters: the command reports it where it plays
+    return n
 
 
 def _bots_option(bots: tuple[str, ...], n: int):

@@ -278,7 +278,9 @@ def _simulate_with_bar(game, games, n, seed, bots):
 def _stats_summary(stats) -> list[str]:
     return [
         f"mean game length: {stats.mean_moves:.1f} moves (longest {stats.max_moves})",
-        f"stopped at the move bound: {stats.stopped} of {stats.games}",
+        f"stopped at the move bound: {stats.stopped} of {stats.games}" + (
+            f" (seeds {', '.join(map(str, stats.stopped_seeds[:5]))}{', ...' if stats.stopped > 5 else ''}: "
+            "ruledsl run FILE --seed S plays one again)" if stats.stopped_seeds else ""),
         f"games with a shared win: {stats.shared} (a shared win counts for each tied player)",
     ]
 

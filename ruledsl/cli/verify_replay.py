@@ -51,6 +51,9 @@ def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds
 
     game = _load_game(file, sets)
     counts = [_check_players(game, n) for n in players] or None
+    if counts is None:  # every count the game allows: each must be set up with the parameters given
+        for n in range(game.program.min_players, game.program.max_players + 1):
+            _check_players(game, n)
     click.echo(f"verifying {game.name} ({file}): {_plural(examples, 'game')}, checks after every step:")
     for name, what in checks_of(game):
         click.echo(f"  - {name}: {what}")
@@ -165,28 +168,71 @@ def _describe_moves(game, players, seed, moves) -> list[str]:
 @click.option("--quiet", "-q", is_flag=True, help="Do not list the moves.")
 def replay_command(log_file, rules_path, quiet) -> None:
     """Re-run a game log (from `run --log` or a `verify` failure) with every check, to its last step."""
+    from ..engine.setlog import fold, unfold
     from ..verify.checks import LOG_MISMATCH, replay_log
 
     log, rules, game, n = _game_of_log(log_file, rules_path)
+    records = fold(game, n, log["seed"], log["moves"])  # the moves as the log and the list count them
     if not quiet:
         for i, text in enumerate(_describe_moves(game, n, log["seed"], log["moves"]), 1):
             click.echo(f"  {i:>3}. {text}")  # replay lists every move: it is what a log is read for
+    recorded = log.get("failure")
     broken, made = replay_log(game, {"players": n, "seed": log["seed"], "moves": log["moves"]})
+    note = None
+    if broken is not None and broken.check in DESIGN_CHECKS and not recorded:
+        # a game log (not a verify failure) replays if its moves do: a leak of hidden information is
+        # a finding about the rules, which verify reports; here it is a note, and the replay goes on
+        note = broken
+        broken, made = replay_log(game, {"players": n, "seed": log["seed"], "moves": log["moves"]},
+                                  focus="save and clone")
     if broken is not None and broken.check == LOG_MISMATCH:
         raise CliError(f"{log_file} does not fit {rules}: {broken.message}", EXIT_RULES)
+    counted = _records_made(records, made)
     if broken is not None:
-        click.echo(f"FAILED after move {made}: {broken.check}: {broken.message}")
+        click.echo(f"FAILED after move {counted}: {broken.check}: {broken.message}")
         raise click.exceptions.Exit(EXIT_RULES)
-    recorded = log.get("failure")
     if recorded:
         click.echo(f"the recorded failure ({recorded.get('check')}) did not happen: every check held "
-                   f"through {_plural(made, 'move')}")
+                   f"through {_plural(counted, 'move')}")
         raise click.exceptions.Exit(EXIT_RULES)
-    state = game.replay(n, log["seed"], log["moves"])
+    state = game.replay(n, log["seed"], unfold(records))
+    _same_outcome(log, state, log_file)
     status = "game over" if state.is_over else f"player {state.current_player} to decide `{state.decision}`"
-    click.echo(f"ok: {_plural(made, 'move')} replayed, every check held; {status}")
+    if note is not None:
+        click.echo(f"note: {note.check}: {note.message} (the rules may show what a player should not know; "
+                   f"`ruledsl verify {rules}` looks for such leaks)")
+        click.echo(f"ok: {_plural(counted, 'move')} replayed, every check but {note.check} held; {status}")
+    else:
+        click.echo(f"ok: {_plural(counted, 'move')} replayed, every check held; {status}")
     if state.is_over:
         click.echo(f"scores: {state.scores}; winners: {_winner_words(state.winners)}")
+
+
+#: the checks about what the rules let players know, rather than about whether a game can be played again
+DESIGN_CHECKS = ("hidden information", "information flow", "secret choices")
+
+
+def _records_made(records: list, steps: int) -> int:
+    """How many of the log's moves (a set of cards: one move) the first ``steps`` engine steps reach."""
+    from ..engine.setlog import unfold
+
+    done = 0
+    for i, record in enumerate(records):
+        done += len(unfold([record]))
+        if done >= steps:
+            return i + 1 if steps else 0
+    return len(records)
+
+
+def _same_outcome(log: dict, state, log_file: str) -> None:
+    """The scores, winners and finding the log recorded (a log of `run --log`) are the replay's."""
+    if not state.is_over:
+        return
+    found = {"scores": state.scores, "winners": state.winners, "finding": state.finding}
+    for key, value in found.items():
+        if key in log and log[key] != value:
+            raise CliError(f"{log_file} records {key} {log[key]!r}, but replaying its moves gives {value!r}; "
+                           "the log was made with other rules or parameters", EXIT_RULES)
 
 
 def _game_of_log(log_file: str, rules_path: str | None):
@@ -241,8 +287,9 @@ def _read_log(raw: str, name: str) -> dict:
         "seed": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
         "moves": (lambda v: isinstance(v, list) and all(is_record(m) or (
             isinstance(m, list) and m and isinstance(m[0], str)
-            and all(isinstance(a, int) and not isinstance(a, bool) for a in m[1:])) for m in v),
-            "a list of moves like [\"play\", 17] or sets of cards like [\"attack\", [3, 17]]"),
+            and all(isinstance(a, int) for a in m[1:])) for m in v),  # true/false: an int too
+            "a list of moves like [\"play\", 17] or [\"order_up\", true], or sets of cards like "
+            "[\"attack\", [3, 17]]"),
         "params": (lambda v: v is None or isinstance(v, dict), "an object of parameters"),
     }
     for key, (ok, what) in checks.items():

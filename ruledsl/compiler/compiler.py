@@ -101,6 +101,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
             winner_keys=keys, source=m.texts,
             winner_when=self.expr(m.winner.when)[0] if m.winner is not None and m.winner.when is not None else None,
             enums={name: list(e.values) for name, e in m.enums.items()},
+            enum_labels={name: list(e.labels) for name, e in m.enums.items()},
+            param_defaults={name: info.default for name, info in m.params.items()},
             trigger_mask=self._trigger_mask(),
             card_slots=frozenset(base + i for name, (base, sizes, _) in self.var_families.items()
                                  if m.vars[name].type == T.CARD for i in range(_product(sizes))),

@@ -91,6 +91,8 @@ class Program:
     winner_keys: list  # [fn(state, player) -> int, highest?]
     source: dict  # file -> text
     enums: dict = attrs.Factory(dict)  # enum name -> value names
+    param_defaults: dict = attrs.Factory(dict)  # parameter -> the file's own value (params: the ones in force)
+    enum_labels: dict = attrs.Factory(dict)  # enum name -> value labels (the names where none is given)
     trigger_mask: int = 0  # families some trigger reads: only effects touching them are followed by a check
     card_slots: frozenset = frozenset()  # variable slots that hold a card
     var_exists: dict = attrs.Factory(dict)  # variable slot of a growing family's member -> its open flag's slot

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..compiler.program import Program
 from ..compiler.rng import seed_state
-from ..language.errors import NOWHERE, ParameterError
+from ..language.errors import NOWHERE, ParameterError, RulesRuntimeError
+from .dealing import setup_failure
 from .rules import _run_rule, flow_of
 from .save import _load_state
 from .state import State
@@ -33,8 +34,9 @@ class Game:
             raise ParameterError(f"{p.name} is for {allowed} players, not {players}")
         return n
 
-    def new_game(self, players: int | None = None, seed: int = 0) -> "State":
-        """A new game for ``players`` players (the fewest allowed if None), run to its first decision."""
+    def new_game(self, players: int | None = None, seed: int = 0, _diagnose: bool = True) -> "State":
+        """A new game for ``players`` players (the fewest allowed if None), run to its first decision.
+        A setup that fails for this player count but not for others raises ParameterError (dealing.py)."""
         p = self.program
         n = self.player_count(players)
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -67,7 +69,12 @@ class Game:
         s._legal = None
         for slot, fn in p.var_init:
             s.vars[slot] = _run_rule(fn, s, s.locals, NOWHERE)
-        s._run()
+        try:
+            s._run()
+        except RulesRuntimeError as err:
+            if not _diagnose:
+                raise
+            raise setup_failure(self, n, err) from None
         return s
 
     def replay(self, players: int, seed: int, moves) -> "State":

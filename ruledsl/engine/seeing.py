@@ -20,20 +20,22 @@ class Seeing:
     def card_label(self, card: int | None) -> str:
         return "none" if card is None else self.program.card_labels[card]
 
-    def describe(self, move) -> str:
-        """A move in words, e.g. ``play(K♥)``. When another listed move reads the same (the same card
-        in hand and on the table), the card's place is added: ``play(2♥ from declared[0])``."""
+    def describe(self, move, names: bool = False) -> str:
+        """A move in words, e.g. ``play(K♥)``, with the labels the view shows (an enum value's label,
+        ``true``/``false``); ``names``: enum values by their names instead. When another listed move
+        reads the same (the same card in hand and on the table), the card's place is added:
+        ``play(2♥ from declared[0])``."""
         m = Move.parse(move)
-        text = self._plain(m)
+        text = self._plain(m, names)
         if not m.args or self.over or self.choice < 0:
             return text
         same = [x for x in self.legal_moves() if x != m and x.name == m.name and len(x.args) == len(m.args)
-                and self._plain(x) == text]
+                and self._plain(x, names) == text]
         if not same:
             return text
         parts = []
         for i, a in enumerate(m.args):
-            part = self.describe_arg(m, i)
+            part = self.describe_arg(m, i, names)
             if self._arg_kind(m, i) == T.CARD and 0 <= a < self.program.card_count and any(
                     self.card_place(x.args[i]) != self.card_place(a) for x in same):
                 part += f" from {self.card_place(a)}"
@@ -48,8 +50,8 @@ class Seeing:
             counts[text] = counts.get(text, 0) + 1
         return [text if counts[text] == 1 else self.describe(m) for m, text in zip(moves, plain)]
 
-    def _plain(self, m: Move) -> str:
-        parts = [self.describe_arg(m, i) for i in range(len(m.args))]
+    def _plain(self, m: Move, names: bool = False) -> str:
+        parts = [self.describe_arg(m, i, names) for i in range(len(m.args))]
         return m.name + (f"({', '.join(parts)})" if parts else "")
 
     def _arg_kind(self, m: Move, i: int) -> str:
@@ -59,17 +61,21 @@ class Seeing:
                     return o.kinds[i]
         return T.ANY
 
-    def describe_arg(self, move, i: int) -> str:
-        """Argument ``i`` of ``move`` in words: a card's label, an enum value's name, a player."""
+    def describe_arg(self, move, i: int, names: bool = False) -> str:
+        """Argument ``i`` of ``move`` in words: a card's label, an enum value's label (as a card
+        shows it; ``names``: its name), a player, true/false."""
         m = Move.parse(move)
         a = m.args[i]
         kind = self._arg_kind(m, i)
         if kind == T.CARD and 0 <= a < self.program.card_count:
             return self.program.card_labels[a]
         if kind.startswith("enum:") and 0 <= a < len(self.program.enums.get(kind[5:], ())):
-            return self.program.enums[kind[5:]][a]
+            table = self.program.enums if names else (self.program.enum_labels or self.program.enums)
+            return table[kind[5:]][a]
         if kind == T.PLAYER:
             return f"player {a}"
+        if isinstance(a, bool):
+            return "true" if a else "false"
         return str(a)
 
     def card_place(self, card: int) -> str:

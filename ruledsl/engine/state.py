@@ -81,9 +81,9 @@ class State(Seeing, Positions):
             for fn, highest in self.program.winner_keys:
                 span = getattr(fn, "span", NOWHERE)
                 v = _run_rule(fn, self, i, span)
-                if v is None or isinstance(v, (bool, str)):
+                if v is None or isinstance(v, str):
                     raise RulesRuntimeError(f"the winner order gives {'none' if v is None else v!r} for player {i}, "
-                                            "not a number or a key", span)
+                                            "not a number, true/false or a key", span)
                 key.append(descending(v) if highest else v)
             keys.append(tuple(key))
         best = min(keys)
@@ -102,7 +102,9 @@ class State(Seeing, Positions):
         if self.over:
             raise IllegalMove(m, "the game is over")
         legal = self.legal_moves()
-        if m not in legal:
+        try:  # the listed move itself: its arguments as the rules made them (true, not 1)
+            m = legal[legal.index(m)]
+        except ValueError:
             option_names = {o.name for o in self.program.choices[self.choice].options}
             if m.name not in option_names:
                 reason = (f"player {self.actor} is deciding `{self.decision}`, whose moves are "

@@ -103,6 +103,7 @@ class SimulationStats:
     max_moves: int
     stopped: int
     shared: int
+    stopped_seeds: list = attrs.Factory(list)  # the seeds of the games stopped at their bound, in game order
 
     def to_dict(self) -> dict:
         """The statistics as a plain dict of JSON values."""
@@ -119,6 +120,7 @@ class SimulationStats:
             "mean_moves": self.mean_moves,
             "max_moves": self.max_moves,
             "stopped": self.stopped,
+            "stopped_seeds": list(self.stopped_seeds),  # `ruledsl run FILE --seed S` plays one again
             "shared": self.shared,
         }
 
@@ -251,12 +253,15 @@ def add_up(results, name: str, games: int, n: int, seed: int, params: dict, name
     total_moves = 0
     max_moves = 0
     stopped = 0
+    stopped_seeds = []
     shared = 0
     for result in results:
         if isinstance(result, dict):
             winners, scores, length, finding = result["winners"], result["scores"], result["length"], result["finding"]
+            game_seed = result.get("seed")
         else:
             winners, scores, length, finding = result.winners, result.scores, result.length, result.finding
+            game_seed = result.seed
         for w in winners:
             wins[w] += 1
         if len(winners) > 1:
@@ -267,6 +272,7 @@ def add_up(results, name: str, games: int, n: int, seed: int, params: dict, name
         max_moves = max(max_moves, length)
         if finding is not None:
             stopped += 1
+            stopped_seeds.append(game_seed)
     per = games or 1
     return SimulationStats(
         game=name,
@@ -282,4 +288,5 @@ def add_up(results, name: str, games: int, n: int, seed: int, params: dict, name
         max_moves=max_moves,
         stopped=stopped,
         shared=shared,
+        stopped_seeds=stopped_seeds,
     )

@@ -51,7 +51,7 @@ class Expectations:
             raise _Failed(e, "; ".join(values) if values else "it does not hold", s, _names(expr))
 
     def expect_legal(self, s: State, e: Expect, moves) -> None:
-        legal = {s.describe(m) for m in s.legal_moves()}
+        legal = {s.describe(m) for m in s.legal_moves()} | {s.describe(m, names=True) for m in s.legal_moves()}
         missing = [str(m) for m in moves if str(m) not in legal]
         if missing:
             raise _Failed(e, f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not legal "
@@ -77,8 +77,11 @@ class Expectations:
                 if not ids:
                     return f"there is no card {value}" + (f" in {place}" if place is not None else "")
                 args.append(ids[0])
+            elif kind == "name" and value in ("true", "false"):
+                args.append(value == "true")
             elif kind == "name":
-                idx = [e.index(value) for e in s.program.enums.values() if value in e]
+                idx = [e.index(value) for e in [*s.program.enums.values(), *s.program.enum_labels.values()]
+                       if value in e]
                 if not idx:
                     return f"`{value}` is neither a card nor an enum value"
                 args.append(idx[0])
@@ -93,9 +96,10 @@ class Expectations:
         return "it is legal"
 
     def expect_moves(self, s: State, e: Expect, name, moves) -> None:
-        legal = list(dict.fromkeys(s.describe(m) for m in s.legal_moves() if name is None or m.name == name))
+        listed = [m for m in s.legal_moves() if name is None or m.name == name]
+        legal = list(dict.fromkeys(s.describe(m) for m in listed))
         wanted = {str(m) for m in moves}
-        if set(legal) != wanted:
+        if set(legal) != wanted and set(dict.fromkeys(s.describe(m, names=True) for m in listed)) != wanted:
             what = f"the legal {name} moves are" if name else "the legal moves are"
             raise _Failed(e, f"{what} {', '.join(legal) or 'none'}", s)
 

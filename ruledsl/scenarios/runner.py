@@ -444,6 +444,9 @@ class _Run(Expectations):
         for m in s.legal_moves():
             if s.describe(m) == wanted:
                 return m
+        for m in s.legal_moves():  # an enum value may be written by its name as well as by its label
+            if s.describe(m, names=True) == wanted:
+                return m
         return None
 
     def do_play(self, s: State, stmt: Play) -> None:
