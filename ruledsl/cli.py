@@ -802,6 +802,7 @@ def _ask_move(state, player: int, legal: list):
 main.add_command(test_command)
 from . import cli_scale  # noqa: E402,F401  (adds `compare`)
 from . import cli_compile  # noqa: E402,F401  (adds `compile`)
+from . import cli_mutate  # noqa: E402,F401  (adds `mutate`)
 
 # The designer's desk: `lsp`, `graph`, `view` (ruledsl/desk/).
 from .desk.commands import COMMANDS as _DESK_COMMANDS  # noqa: E402
