@@ -5,6 +5,7 @@ The runs are kept small: the tiny race of tests/data/mutate_race.rules, or the t
 """
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -133,6 +134,11 @@ def test_equivalent_marks_and_comment_groups():
     assert c.mark_of(5, "swap").why == "why" and c.mark_of(5, "constant") is None
     assert c.mark_of(6, "constant").why == "b" and c.mark_of(3, "swap") is None
     assert c.group_of(5) == (1, "# rule A\n# more of A")
+    # a block heads its paragraph; inside a declaration, the nearest block above; else the paragraph
+    c = Comments("# head\nzone a: pile hidden\n\nflow {\n  x = 1\n  # inner\n  y = 2\n}\n", OPERATORS)
+    assert c.group_of(2) == (1, "# head")
+    assert c.group_of(5) == (4, "flow {")
+    assert c.group_of(7) == (6, "# inner")
 
 
 # ---- the command
@@ -220,6 +226,19 @@ def test_an_equivalent_mark_lists_the_survivor_apart(highlow):
     text = invoke(highlow, "--match", "move draw").stdout
     assert "marked equivalent (1)" in text and "the tutorial does not test drawing" in text
     assert "survived (" not in text
+
+
+def test_the_tutorials_worked_example(highlow):
+    """docs/tutorial.md step 11: four survivors on `move pass`, and the two scenarios that kill them."""
+    result = invoke(highlow, "--match", "move pass")
+    assert result.exit_code == 1 and "score: 3/7 killed (43%), 4 survived" in result.stdout
+    step = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8").split("## Step 11", 1)[1].split("\n## ", 1)[0]
+    [scenarios] = re.findall(r"```scenario\n(.*?)```", step, re.S)
+    tests = highlow.with_name("tutorial_highlow.test.rules")
+    tests.write_text(tests.read_text(encoding="utf-8") + "\n" + scenarios, encoding="utf-8")
+    result = invoke(highlow, "--match", "move pass")
+    assert result.exit_code == 0, result.stdout
+    assert "score: 7/7 killed (100%), 0 survived" in result.stdout
 
 
 def test_invalid_mutants_are_counted_apart():

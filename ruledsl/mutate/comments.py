@@ -13,8 +13,11 @@ mutant) with a comment on its line, or on comment lines directly above it::
 or ``-``. Marked mutants that survive are listed apart, never dropped; a
 marked mutant that is killed is reported too (its mark is stale).
 
-Survivors are grouped by the nearest comment block above their line: in the
-seed games that block quotes the rule sentence the lines carry.
+Survivors are grouped by the comment block that heads their lines: in the
+seed games that block quotes the rule sentence the lines carry. A block heads
+the declarations that follow it up to a blank line, and inside a declaration
+the nearest block above a line heads it; a paragraph with no comment is a
+group of its own.
 """
 
 from __future__ import annotations
@@ -37,6 +40,11 @@ class Mark:
 
 def _comment_only(line: str) -> bool:
     return line.lstrip().startswith("#")
+
+
+def _starts_declaration(line: str) -> bool:
+    """A line that opens a top-level declaration: it starts in the first column."""
+    return bool(line) and not line[0].isspace() and not line.startswith(("#", "}", ")"))
 
 
 def parse_mark(line_no: int, line: str, known) -> Mark | None:
@@ -90,14 +98,30 @@ class Comments:
         return [m for m in self.marks.values() if m.unknown]
 
     def group_of(self, line: int) -> tuple[int, str]:
-        """The nearest comment block above a line (not a marker): its first line number and its text."""
-        n = line - 1
-        while n >= 1 and not (_comment_only(self.line(n)) and n not in self.marks):
+        """The comment block that heads a line: its first line number and its text.
+
+        The nearest comment block above the line inside its declaration; else the block in
+        the paragraph of the declaration (above it, with no blank line between); else the
+        paragraph itself (its first line, as text that does not start with ``#``)."""
+        decl = line
+        while decl >= 1 and not _starts_declaration(self.line(decl)):
+            decl -= 1
+        for n in range(line - 1, max(decl, 0), -1):
+            if self._heading(n):
+                return self._block(n)
+        n = decl - 1
+        while n >= 1 and self.line(n).strip() and not self._heading(n):
             n -= 1
-        if n < 1:
-            return 0, ""
-        end = n
-        while n - 1 >= 1 and _comment_only(self.line(n - 1)) and n - 1 not in self.marks:
+        if n >= 1 and self.line(n).strip():
+            return self._block(n)
+        first = n + 1  # the paragraph has no comment: it is the group, named by its first line
+        return (first, self.line(first).rstrip()) if first >= 1 and decl >= 1 else (0, "")
+
+    def _heading(self, n: int) -> bool:
+        return _comment_only(self.line(n)) and n not in self.marks
+
+    def _block(self, end: int) -> tuple[int, str]:
+        n = end
+        while n - 1 >= 1 and self._heading(n - 1):
             n -= 1
-        text = "\n".join(self.line(i).strip() for i in range(n, end + 1))
-        return n, text
+        return n, "\n".join(self.line(i).strip() for i in range(n, end + 1))

@@ -128,6 +128,8 @@ def diff_lines(e: Entry) -> list[tuple[str, str]]:
 def _group_heading(e: Entry) -> str:
     if not e.group_line:
         return "(no comment above)"
+    if not e.group.startswith("#"):
+        return f"(no comment: the lines from {e.group_line}, `{e.group.split('#')[0].strip()}`)"
     lines = e.group.split("\n")
     shown = lines[:2]
     return "\n".join(shown) + ("\n# …" if len(lines) > 2 else "")
