@@ -241,6 +241,17 @@ def test_the_tutorials_worked_example(highlow):
     assert "score: 7/7 killed (100%), 0 survived" in result.stdout
 
 
+def test_a_mark_on_a_killed_mutant_is_reported_stale(highlow):
+    rules = highlow.read_text(encoding="utf-8")
+    line = "      move draw where not empty(deck) {"
+    highlow.write_text(rules.replace(line, "      # mutate: equivalent remove-move — wrongly\n" + line),
+                       encoding="utf-8")
+    result, data = run_json(highlow, "--match", "move draw")
+    assert result.exit_code == 0
+    assert draw_removed(data)["status"] == "killed" and data["stale_marks"] == 1
+    assert "stale marks (1)" in invoke(highlow, "--match", "move draw").stdout
+
+
 def test_invalid_mutants_are_counted_apart():
     result, data = run_json(DATA / "mutate_race.rules", "--operator", "param")
     assert result.exit_code == 1  # `goal = 3` survives: no scenario plays to the default goal

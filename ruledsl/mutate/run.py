@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -114,7 +115,8 @@ class _Worker:
 
     def judge(self, text: str) -> Verdict:
         start = time.perf_counter()
-        timer = self.timeout is not None and hasattr(signal, "setitimer")
+        timer = (self.timeout is not None and hasattr(signal, "setitimer")
+                 and threading.current_thread() is threading.main_thread())  # where signals arrive
         if timer:
             old = signal.signal(signal.SIGALRM, _alarm)
             signal.setitimer(signal.ITIMER_REAL, self.timeout)
