@@ -38,7 +38,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import attrs
 
-from ruledsl.errors import ParameterError, RulesError
+from ruledsl.errors import ParameterError, RuledslError, RulesError
 from ruledsl.scenario import ScenarioFile, load_scenarios
 
 KILLED, SURVIVED, INVALID = "killed", "survived", "invalid"
@@ -149,7 +149,10 @@ class _Worker:
             return Verdict(INVALID, None, str(err))
         for name in self.order:
             sc = file.by_name[name]
-            outcome = file.run(sc)
+            try:
+                outcome = file.run(sc)
+            except RuledslError as err:  # a rule that failed where the scenario runner does not catch it
+                return Verdict(KILLED, sc.name, _first_line(f"a rule failed: {err}"))
             if not outcome.passed:
                 return Verdict(KILLED, sc.name, _first_line(outcome.message()))
         if self.verify_examples:
