@@ -148,7 +148,7 @@ def mutate_command(file: str, jobs: int, pattern: str | None, operators: tuple[s
     started = time.monotonic()
     progress = _Progress(len(mutants), Path(rules).name)
     try:
-        verdicts = run(str(scenario_path), [m.apply(text) for m in mutants], jobs, examples, limit, progress)
+        verdicts = run(str(scenario_path), mutants, jobs, examples, limit, progress)
     finally:
         progress.stop()
     seconds = time.monotonic() - started

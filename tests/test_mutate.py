@@ -77,7 +77,7 @@ def test_the_operators_make_the_expected_mutants_of_a_tiny_file():
         ("not", "move take(c in hand[current]) where c.rank > 5 and fast {"),
         ("where", "move take(c in hand[current]) {"),
         ("where", "move pass {}"),
-        ("shuffle", "turns from 0 until points[current] >= goal {"),  # the line after it moved up
+        ("shuffle", ""),  # its line stays, empty
         ("visibility", "zone deck: pile public"),
         ("visibility", "zone hand[player]: row public"),
         ("visibility", "zone hand[player]: row others"),
@@ -112,6 +112,14 @@ def test_what_the_operators_leave_alone():
     assert [m.operator for m in only] == ["shuffle"]
 
 
+def test_the_operators_know_the_languages_words():
+    from ruledsl.declare import VISIBILITIES, ZONE_SHAPES
+    from ruledsl.mutate import operators
+
+    assert set(operators.VISIBILITY_WORDS) == set(VISIBILITIES)
+    assert set(operators.SHAPES) == set(ZONE_SHAPES)
+
+
 def test_mutants_are_valid_syntax_distinct_and_change_one_place():
     for text in (TINY, (GAMES / "tutorial_highlow.rules").read_text(encoding="utf-8")):
         made = generate(text, "x.rules").mutants
@@ -121,6 +129,32 @@ def test_mutants_are_valid_syntax_distinct_and_change_one_place():
             parser().parse(new)  # raises on a syntax error
             assert m.operator in OPERATORS
             assert new[:m.start] == text[:m.start] and new.endswith(text[m.end:])
+
+
+SPLICED = TINY.replace("where empty(deck) or size(pile) in {1, 2} {}",
+                      "where empty(deck)\n        or size(pile) in {1, 2} {}") + 'define a = 1 define b = a + 2\n'
+
+
+def test_a_mutants_tree_is_the_originals_with_the_changed_declarations_parsed_again():
+    import attrs
+
+    from ruledsl.mutate.run import _Splicer
+    from ruledsl.parse import parse
+
+    splicer = _Splicer(SPLICED, "tiny.rules")
+    made = generate(SPLICED, "tiny.rules", invariants=True).mutants
+    spliced = 0
+    for m in made:
+        new = m.apply(SPLICED)
+        assert new.count("\n") == SPLICED.count("\n")  # every line keeps its number
+        got = splicer.tree(m)
+        if got is None:
+            assert m.start >= SPLICED.index("define a")  # only where a declaration follows on the line
+            continue
+        spliced += 1
+        assert got[0] == new
+        assert attrs.asdict(got[1]) == attrs.asdict(parse(new, "tiny.rules")), m
+    assert spliced > 0.9 * len(made)
 
 
 def test_equivalent_marks_and_comment_groups():

@@ -17,6 +17,13 @@ spans cannot always be written back. The concrete tree has every token the
 operators need (``into``/``under``, the comparison operator, a zone's
 visibility word) with its offset.
 
+A change never removes a line break: a removal leaves the lines it empties
+in place (as empty lines), and dropping a condition that spans two lines
+leaves the break. So every line after a change keeps its number: messages
+about a mutant point at the designer's lines, and the runner can reuse the
+syntax tree of every declaration the mutant does not touch
+(``ruledsl.mutate.run``).
+
 A mutant whose text equals the original or an earlier mutant is dropped (it
 cannot be told apart; :func:`generate` counts them in ``skipped``). Each
 replacement is made to be valid syntax (an operand keeps its parentheses, a
@@ -57,12 +64,14 @@ OPERATORS = {
     "zone": "the zone an effect puts cards into swapped for another zone of the same shape and index",
 }
 
+# The words of ruledsl.declare (VISIBILITIES, ZONE_SHAPES), written out so that this package reads
+# only the parser's and the assembler's output; tests/test_mutate.py checks that they agree.
 VISIBILITY_WORDS = ("hidden", "owner", "others", "public", "top")
 PER_PLAYER_ONLY = ("owner", "others")  # a zone needs an index `player` to use these
 SHAPES = ("pile", "row", "track")
 ZONE_SWAPS_PER_SITE = 2  # another zone of the same type: at most this many per effect, the next in order
+# the rules with an optional `where`, and the position of the condition among their children
 WHERE_RULES = {"for_stmt": 3, "aggregate": 4, "best": 3, "fold": 4, "respond_stmt": 4, "option": 2}
-DECISION_RULES = ("choose_stmt", "choose_each", "respond_stmt", "extend_choice")
 
 
 @attrs.frozen
@@ -104,6 +113,9 @@ class _Finder:
         self.defaults: set = set()  # ids of a parameter's default (the `param` operator's) and accepted range
 
     def add(self, operator, start, end, replacement, description, at=None):
+        missing = self.text.count("\n", start, end) - replacement.count("\n")
+        if missing > 0:  # every line keeps its number: the lines a change joins stay, as line breaks
+            replacement += "\n" * missing
         self.out.append(Mutant(operator, start, end, replacement, description, start if at is None else at))
 
     def src(self, node) -> str:
@@ -120,6 +132,7 @@ class _Finder:
         return start, end
 
     def remove(self, operator, node, description):
+        """Remove a node; the lines it stood on stay, empty (see ``add``)."""
         s, e = _pos(node)
         ws, we = self.whole_lines(s, e)
         self.add(operator, ws, we, "", description, at=s)

@@ -56,7 +56,7 @@ def changed_lines(text: str, m: Mutant) -> tuple[str, str]:
     before = text[first:last]
     after = text[first:m.start] + m.replacement + text[m.end:last] if m.end <= last else \
         text[first:m.start] + m.replacement
-    return before, after
+    return before, "" if not after.strip() else after  # removed lines stay as empty lines
 
 
 def entries(text: str, path: str, mutants, verdicts, comments: Comments) -> list[Entry]:

@@ -53,6 +53,57 @@ class Verdict:
 
 
 PARSES_KEPT = 8  # (text, path) pairs whose syntax trees a process keeps: a mutant, its library, its base
+_PRESET: dict = {}  # (text, path) -> the syntax tree of the mutant being judged, spliced (_Splicer)
+
+
+def _pos(node) -> tuple[int, int]:
+    return node.meta.start_pos, node.meta.end_pos
+
+
+class _Splicer:
+    """The syntax tree of a mutant, made from the original's: only the declarations it touches are parsed.
+
+    A mutant changes one place, and keeps the number of every line (removals leave empty lines),
+    so every declaration before and after the changed ones has the same tree and the same spans
+    as in the original. The changed declarations are parsed alone, after as many empty lines and
+    spaces as put them at their place. ``tree`` returns None where that does not hold (another
+    declaration goes on after the change on the same line), and the mutant is parsed whole."""
+
+    def __init__(self, text: str, path: str):
+        from ruledsl import ast as A
+        from ruledsl.errors import Span
+        from ruledsl.parse import parse, parser
+
+        self.A, self.Span, self.parse = A, Span, parse
+        self.text, self.path = text, path
+        self.items = parse(text, path).items
+        self.spans = [_pos(c) for c in parser().parse(text).children]
+        self.ok = len(self.spans) == len(self.items)
+
+    def tree(self, m):
+        if not self.ok:
+            return None
+        touched = [i for i, (s, e) in enumerate(self.spans) if s < max(m.end, m.start + 1) and e > m.start]
+        if not touched:
+            return None
+        first, last = touched[0], touched[-1]
+        start = min(self.spans[first][0], m.start)
+        end = max(self.spans[last][1], m.end)
+        grown = len(m.replacement) - (m.end - m.start)
+        at_line_start = end == 0 or self.text[end - 1] == "\n"
+        if (last + 1 < len(self.spans) and grown and not at_line_start
+                and "\n" not in self.text[end:self.spans[last + 1][0]]):
+            return None  # the next declaration starts on the changed line: its columns move
+        mutated = m.apply(self.text)
+        segment = mutated[start:end + grown]
+        line = self.text.count("\n", 0, start)
+        column = start - (self.text.rfind("\n", 0, start) + 1)
+        try:
+            items = self.parse("\n" * line + " " * column + segment, self.path).items
+        except RulesError:
+            return None  # not valid syntax: the whole parse says where
+        return mutated, self.A.RulesFile(self.path, mutated, self.items[:first] + tuple(items)
+                                         + self.items[last + 1:], span=self.Span(self.path, 1, 1, 1, 1))
 
 
 @contextlib.contextmanager
@@ -70,7 +121,8 @@ def shared_parses():
     cached = functools.lru_cache(maxsize=PARSES_KEPT)(original)
 
     def parse(text, path="<rules>"):
-        return cached(text, path)
+        preset = _PRESET.get((text, path))
+        return preset if preset is not None else cached(text, path)
 
     parse.shared = True
     assembly.parse = parse
@@ -94,13 +146,14 @@ def _first_line(text: str) -> str:
 
 
 class _Worker:
-    """One process's loaded scenario file, judging mutant texts."""
+    """One process's loaded scenario file, judging mutants of its rules."""
 
     def __init__(self, scenario_path: str, verify_examples: int | None, timeout: float | None):
         loaded = load_scenarios(scenario_path)
         self.source = loaded.source
         self.rules_path = loaded.rules_path
         self.rules_text = loaded.rules_text
+        self.splicer = None  # made at the first mutant
         # A mutant is valid when it checks with the parameters of the first scenario: those are
         # compiled first anyway (the defaults, when no scenario of the file sets any).
         self.first_params = loaded.params_of(loaded.scenarios[0]) if loaded.scenarios else {}
@@ -112,6 +165,19 @@ class _Worker:
         self.order = [name for names in keys.values() for name in names]
         self.verify_examples = verify_examples
         self.timeout = timeout
+
+    def judge_mutant(self, mutant) -> Verdict:
+        if self.splicer is None:
+            self.splicer = _Splicer(self.rules_text, self.rules_path)
+        spliced = self.splicer.tree(mutant)
+        if spliced is None:
+            return self.judge(mutant.apply(self.rules_text))
+        text, tree = spliced
+        _PRESET[(text, self.rules_path)] = tree
+        try:
+            return self.judge(text)
+        finally:
+            _PRESET.clear()
 
     def judge(self, text: str) -> Verdict:
         start = time.perf_counter()
@@ -178,8 +244,8 @@ def _init(scenario_path: str, verify_examples, timeout) -> None:
     _WORKER = _Worker(scenario_path, verify_examples, timeout)
 
 
-def _judge_in_worker(index: int, text: str) -> tuple[int, Verdict]:
-    return index, _WORKER.judge(text)
+def _judge_in_worker(index: int, mutant) -> tuple[int, Verdict]:
+    return index, _WORKER.judge_mutant(mutant)
 
 
 def baseline(scenario_path: str, verify_examples: int | None) -> tuple[str, Verdict]:
@@ -191,22 +257,23 @@ def baseline(scenario_path: str, verify_examples: int | None) -> tuple[str, Verd
         return worker.rules_text, worker.judge(worker.rules_text)
 
 
-def run(scenario_path: str, texts: list, jobs: int = 1, verify_examples: int | None = None,
+def run(scenario_path: str, mutants: list, jobs: int = 1, verify_examples: int | None = None,
         timeout: float | None = None, on_result=None) -> list:
-    """Judge each mutant text; ``on_result(index, verdict)`` as each is done. Verdicts in input order."""
-    verdicts: list = [None] * len(texts)
-    if jobs <= 1 or len(texts) <= 1:
+    """Judge each mutant of the rules the scenario file names (made from the text ``baseline``
+    returns); ``on_result(index, verdict)`` as each is done. The verdicts, in the mutants' order."""
+    verdicts: list = [None] * len(mutants)
+    if jobs <= 1 or len(mutants) <= 1:
         with shared_parses():
             worker = _Worker(scenario_path, verify_examples, timeout)
-            for i, text in enumerate(texts):
-                verdicts[i] = worker.judge(text)
+            for i, mutant in enumerate(mutants):
+                verdicts[i] = worker.judge_mutant(mutant)
                 if on_result:
                     on_result(i, verdicts[i])
         return verdicts
-    jobs = min(jobs, len(texts))
+    jobs = min(jobs, len(mutants))
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init,
                              initargs=(scenario_path, verify_examples, timeout)) as pool:
-        futures = [pool.submit(_judge_in_worker, i, text) for i, text in enumerate(texts)]
+        futures = [pool.submit(_judge_in_worker, i, m) for i, m in enumerate(mutants)]
         try:
             for future in as_completed(futures):
                 i, verdict = future.result()
