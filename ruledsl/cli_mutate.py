@@ -41,6 +41,8 @@ def _scenario_path(file: str) -> Path:
 def _broken(diagnostics) -> None:
     for d in diagnostics:
         click.echo(d.render(), err=True)
+    n = len(diagnostics)
+    click.echo(f"{n} error{'' if n == 1 else 's'}", err=True)
     raise click.exceptions.Exit(EXIT_RULES)
 
 

@@ -64,7 +64,7 @@ def entries(text: str, path: str, mutants, verdicts, comments: Comments) -> list
     for i, (m, v) in enumerate(zip(mutants, verdicts)):
         line, col = _line_col(text, m.at)
         before, after = changed_lines(text, m)
-        group_line, group = comments.group_of(_line_col(text, m.start)[0])
+        group_line, group = comments.group_of(line)
         out.append(Entry(i + 1, m, line, col, before, after, group_line, group,
                          comments.mark_of(line, m.operator), v))
     return out
