@@ -58,7 +58,13 @@ class _Progress:
         self.bar = None
         if sys.stderr.isatty() and total:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
 
             self.bar = Progress(TextColumn(f"mutating {label}"), BarColumn(), MofNCompleteColumn(),
                                 TextColumn("{task.fields[tally]}"), TimeRemainingColumn(),

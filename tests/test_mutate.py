@@ -267,7 +267,7 @@ def test_the_tutorials_worked_example(highlow):
     result = invoke(highlow, "--match", "move pass")
     assert result.exit_code == 1 and "score: 3/7 killed (43%), 4 survived" in result.stdout
     step = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8").split("## Step 11", 1)[1].split("\n## ", 1)[0]
-    [scenarios] = re.findall(r"```scenario\n(.*?)```", step, re.S)
+    [scenarios] = re.findall(r"```scenario\n(.*?)```", step, re.DOTALL)
     tests = highlow.with_name("tutorial_highlow.test.rules")
     tests.write_text(tests.read_text(encoding="utf-8") + "\n" + scenarios, encoding="utf-8")
     result = invoke(highlow, "--match", "move pass")
@@ -298,7 +298,7 @@ def test_invalid_mutants_are_counted_apart():
 
 
 def test_the_json_shape():
-    result, data = run_json(DATA / "mutate_race.rules", "--match", "move")
+    _, data = run_json(DATA / "mutate_race.rules", "--match", "move")
     assert set(data) >= {"rules", "scenarios", "mutants", "killed", "survived", "equivalent", "invalid",
                          "stale_marks", "score", "seconds", "jobs", "results"}
     assert data["scenarios"].endswith("mutate_race.test.rules")

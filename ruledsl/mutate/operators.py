@@ -37,6 +37,8 @@ for the zones they declare (the zone-swap operator), never changed.
 
 from __future__ import annotations
 
+import itertools
+
 import attrs
 import lark
 
@@ -276,7 +278,7 @@ class _Finder:
 
     def on_block(self, node) -> None:
         stmts = [c for c in node.children if c is not None]
-        for a, b in zip(stmts, stmts[1:]):
+        for a, b in itertools.pairwise(stmts):
             sa, ea = _pos(a)
             sb, eb = _pos(b)
             between = self.text[ea:sb]

@@ -8,9 +8,9 @@ with the parameters of the file's first scenario first:
   killed): the operator made a file no designer could run;
 - otherwise the scenarios run until one fails or errors: ``killed``, by
   that scenario (they run grouped by the parameters they set, the groups in
-  the order they first appear in the file, the file's order within each); if none does, and ``--verify`` was
-  given, a short ``verify`` runs (its invariants and the engine's checks):
-  a failure kills the mutant;
+  the order they first appear in the file, the file's order within each);
+  if none does, and ``--verify`` was given, a short ``verify`` runs (its
+  invariants and the engine's checks): a failure kills the mutant;
 - otherwise it ``survived``: no test noticed the change.
 
 A mutant that runs longer than the timeout is killed (``timeout``), and one
@@ -18,11 +18,13 @@ that makes ruledsl itself fail is killed and says so (``internal error``):
 neither passed its scenarios.
 
 The scenario file is read and parsed once per process (``_Worker``); each
-mutant then costs one parse, one check and compile per set of parameters its
-scenarios use, and one run of the suite (less when an early scenario kills
-it). The parse is shared (``shared_parses``): ``ScenarioFile`` assembles the
-rules once per set of parameters, and every mutant includes the same library
-and base files, so within a mutate run each (text, path) is parsed once.
+mutant then costs one check and compile per set of parameters its scenarios
+use, and one run of the suite (less when an early scenario kills it). Parses
+are shared (``shared_parses``): ``ScenarioFile`` assembles the rules once per
+set of parameters, and every mutant includes the same library and base
+files, so within a mutate run each (text, path) is parsed once; and a
+mutant's own text is not parsed whole: ``_Splicer`` parses only the
+declarations it changes and reuses the original's trees for the others.
 Processes come from ``concurrent.futures``; results come back as they finish
 and are put back in the file's order.
 """
@@ -38,7 +40,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import attrs
 
-from ruledsl.errors import ParameterError, RuledslError, RulesError
+from ruledsl import ast as A
+from ruledsl.errors import ParameterError, RuledslError, RulesError, Span
+from ruledsl.parse import parse, parser
 from ruledsl.scenario import ScenarioFile, load_scenarios
 
 KILLED, SURVIVED, INVALID = "killed", "survived", "invalid"
@@ -70,11 +74,6 @@ class _Splicer:
     declaration goes on after the change on the same line), and the mutant is parsed whole."""
 
     def __init__(self, text: str, path: str):
-        from ruledsl import ast as A
-        from ruledsl.errors import Span
-        from ruledsl.parse import parse, parser
-
-        self.A, self.Span, self.parse = A, Span, parse
         self.text, self.path = text, path
         self.items = parse(text, path).items
         self.spans = [_pos(c) for c in parser().parse(text).children]
@@ -99,11 +98,11 @@ class _Splicer:
         line = self.text.count("\n", 0, start)
         column = start - (self.text.rfind("\n", 0, start) + 1)
         try:
-            items = self.parse("\n" * line + " " * column + segment, self.path).items
+            items = parse("\n" * line + " " * column + segment, self.path).items
         except RulesError:
             return None  # not valid syntax: the whole parse says where
-        return mutated, self.A.RulesFile(self.path, mutated, self.items[:first] + tuple(items)
-                                         + self.items[last + 1:], span=self.Span(self.path, 1, 1, 1, 1))
+        return mutated, A.RulesFile(self.path, mutated, self.items[:first] + tuple(items) + self.items[last + 1:],
+                                    span=Span(self.path, 1, 1, 1, 1))
 
 
 @contextlib.contextmanager
