@@ -69,6 +69,8 @@ COMMANDS = {
     "graph": (["graph", "{race}"], ["graph", "{broken}"], ["graph", "{missing}"], ["graph", "{dir}"]),
     "compile": (["compile", "{race}", "--emit-python"], ["compile", "{broken}"], ["compile", "{missing}"],
                 ["compile", "{dir}"]),
+    "mutate": (["mutate", "{race_test}", "--match", "move one", "--operator", "remove-move"],
+               ["mutate", "{broken_test}"], ["mutate", "{missing}"], ["mutate", "{dir}"]),
     "view": (None, ["view", "{broken}"], ["view", "{missing}"], ["view", "{dir}"]),
     "lsp": (["lsp"], None, None, None),
     "explain": (["explain", "{race}"], ["explain", "{broken}"], ["explain", "{missing}"], ["explain", "{dir}"]),

@@ -12,6 +12,7 @@ all in; ``ruledsl.cli:main`` is the console script.
 - :mod:`.scale` and :mod:`.compare`: many games in processes or on Dask, ``compare``;
 - :mod:`.compile`: ``compile``;
 - :mod:`.new`: ``new`` (a game to start from);
+- :mod:`.mutate`: ``mutate`` (do the scenarios notice when a rule changes?);
 - :mod:`.desk`: ``lsp``, ``graph``, ``view``;
 - :mod:`.tune`: ``tune`` (parameters that meet a target);
 - :mod:`.explain`: ``explain`` (the rules as a rulebook).
@@ -19,7 +20,17 @@ all in; ``ruledsl.cli:main`` is the console script.
 
 from __future__ import annotations
 
-from . import compare, compile, explain, games, new, terminal, tune, verify_replay  # noqa: F401 - each adds its commands to main
+from . import (  # noqa: F401 - each adds its commands to main
+    compare,
+    compile,
+    explain,
+    games,
+    mutate,
+    new,
+    terminal,
+    tune,
+    verify_replay,
+)
 from .common import include_dir_option, main
 from .desk import COMMANDS as _DESK_COMMANDS
 from .testing import test_command

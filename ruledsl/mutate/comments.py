@@ -1,0 +1,127 @@
+"""What the comments of a rules file say to ``ruledsl mutate``: equivalent-mutant markers and rule groups.
+
+A designer marks a mutant that cannot change the game (an *equivalent*
+mutant) with a comment on its line, or on comment lines directly above it::
+
+    tricks[current] += 1          # mutate: equivalent — counted after the put, read only at the end
+    # mutate: equivalent swap — the two statements touch different zones
+    put c into pile
+
+``# mutate: equivalent — WHY`` marks every mutant on that line;
+``# mutate: equivalent OPERATOR... — WHY`` only those of the operators named
+(the names of ``ruledsl mutate --operator``). The dash may be ``—``, ``--``
+or ``-``. Marked mutants that survive are listed apart, never dropped; a
+marked mutant that is killed is reported too (its mark is stale).
+
+Survivors are grouped by the comment block that heads their lines: in the
+seed games that block quotes the rule sentence the lines carry. A block heads
+the declarations that follow it up to a blank line, and inside a declaration
+the nearest block above a line heads it; a paragraph with no comment is a
+group of its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+MARKER = re.compile(r"#\s*mutate:\s*equivalent\b(?P<rest>.*)$")
+DASH = re.compile(r"\s(?:—|--|-|–)\s|^(?:—|--|-|–)\s|\s(?:—|--|-|–)$")
+
+
+@attrs.frozen
+class Mark:
+    line: int  # the line of the marker comment
+    operators: tuple  # empty: every mutant of the line
+    why: str
+    unknown: tuple = ()  # words before the dash that name no operator
+
+
+def _comment_only(line: str) -> bool:
+    return line.lstrip().startswith("#")
+
+
+def _starts_declaration(line: str) -> bool:
+    """A line that opens a top-level declaration: it starts in the first column."""
+    return bool(line) and not line[0].isspace() and not line.startswith(("#", "}", ")"))
+
+
+def parse_mark(line_no: int, line: str, known) -> Mark | None:
+    found = MARKER.search(line)
+    if found is None:
+        return None
+    rest = found.group("rest").strip()
+    dash = DASH.search(" " + rest + " ")
+    if dash is None:
+        return Mark(line_no, (), rest)
+    head = (" " + rest + " ")[:dash.start()].split()
+    why = (" " + rest + " ")[dash.end():].strip()
+    ops = tuple(w.strip(",") for w in head if w.strip(","))
+    return Mark(line_no, tuple(o for o in ops if o in known), why, tuple(o for o in ops if o not in known))
+
+
+class Comments:
+    """The markers and comment blocks of one rules text."""
+
+    def __init__(self, text: str, known_operators):
+        self.lines = text.split("\n")
+        self.known = set(known_operators)
+        self.marks: dict[int, Mark] = {}
+        for i, line in enumerate(self.lines, start=1):
+            mark = parse_mark(i, line, self.known)
+            if mark is not None:
+                self.marks[i] = mark
+
+    def line(self, n: int) -> str:
+        return self.lines[n - 1] if 0 < n <= len(self.lines) else ""
+
+    def marks_for(self, line: int) -> list[Mark]:
+        """The markers that speak for a line: on it, and on the marker lines directly above it."""
+        out = [self.marks[line]] if line in self.marks else []
+        above = line - 1
+        while above >= 1 and _comment_only(self.line(above)) and above in self.marks:
+            out.append(self.marks[above])
+            above -= 1
+        return out
+
+    def mark_of(self, line: int, operator: str) -> Mark | None:
+        """The marker that declares a mutant of ``operator`` on ``line`` equivalent, if any."""
+        for mark in self.marks_for(line):
+            if mark.unknown and not mark.operators:
+                continue  # names no operator we know: it marks nothing (reported as a warning)
+            if not mark.operators or operator in mark.operators:
+                return mark
+        return None
+
+    def unknown_names(self) -> list[Mark]:
+        return [m for m in self.marks.values() if m.unknown]
+
+    def group_of(self, line: int) -> tuple[int, str]:
+        """The comment block that heads a line: its first line number and its text.
+
+        The nearest comment block above the line inside its declaration; else the block in
+        the paragraph of the declaration (above it, with no blank line between); else the
+        paragraph itself (its first line, as text that does not start with ``#``)."""
+        decl = line
+        while decl >= 1 and not _starts_declaration(self.line(decl)):
+            decl -= 1
+        for n in range(line - 1, max(decl, 0), -1):
+            if self._heading(n):
+                return self._block(n)
+        n = decl - 1
+        while n >= 1 and self.line(n).strip() and not self._heading(n):
+            n -= 1
+        if n >= 1 and self.line(n).strip():
+            return self._block(n)
+        first = n + 1  # the paragraph has no comment: it is the group, named by its first line
+        return (first, self.line(first).rstrip()) if first >= 1 and decl >= 1 else (0, "")
+
+    def _heading(self, n: int) -> bool:
+        return _comment_only(self.line(n)) and n not in self.marks
+
+    def _block(self, end: int) -> tuple[int, str]:
+        n = end
+        while n - 1 >= 1 and self._heading(n - 1):
+            n -= 1
+        return n, "\n".join(self.line(i).strip() for i in range(n, end + 1))

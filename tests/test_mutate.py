@@ -1,0 +1,358 @@
+"""`ruledsl mutate`: the mutants its operators make, and what it reports when scenarios miss a rule.
+
+The runs are kept small: the tiny race of tests/data/mutate_race.rules, or the tutorial game with
+`--match` on one move.
+"""
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ruledsl.cli import main
+from ruledsl.mutate.comments import Comments, parse_mark
+from ruledsl.mutate.operators import OPERATORS, generate
+from ruledsl.language.parse import parser
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "games"
+DATA = Path(__file__).resolve().parent / "data"
+
+TINY = '''\
+game "Tiny"
+players 2..3
+param goal = 3 in 1..9 "points that win"
+param fast = false
+zone deck: pile hidden
+zone pile: pile public
+zone hand[player]: row owner
+zone won[player]: row hidden
+var points[player]: int = 0
+invariant small: points[0] <= 100
+trigger bonus when points[current] == 2 {
+  points[current] += 1
+}
+flow {
+  shuffle deck
+  turns from 0 until points[current] >= goal {
+    choose turn by current {
+      move take(c in hand[current]) where c.rank > 5 and not fast {
+        put c into won[current]
+        points[current] += 1
+      }
+      move pass where empty(deck) or size(pile) in {1, 2} {}
+    }
+  }
+}
+'''
+
+
+def mutated_lines(text, mutants):
+    """(operator, the first changed line after the change, stripped) for every mutant."""
+    out = set()
+    for m in mutants:
+        new = m.apply(text)
+        line = text.count("\n", 0, m.start)
+        out.add((m.operator, new.split("\n")[line].strip()))
+    return out
+
+
+def test_the_operators_make_the_expected_mutants_of_a_tiny_file():
+    made = generate(TINY, "tiny.rules", invariants=False)
+    got = mutated_lines(TINY, made.mutants)
+    expected = {
+        ("compare", "turns from 0 until points[current] > goal {"),
+        ("compare", "trigger bonus when points[current] != 2 {"),
+        ("compare", "move take(c in hand[current]) where c.rank >= 5 and not fast {"),
+        ("compare", "move pass where empty(deck) or size(pile) not in {1, 2} {}"),
+        ("constant", "move take(c in hand[current]) where c.rank > 6 and not fast {"),
+        ("constant", "move take(c in hand[current]) where c.rank > 4 and not fast {"),
+        ("and-or", "move take(c in hand[current]) where c.rank > 5 or not fast {"),
+        ("operand", "move take(c in hand[current]) where not fast {"),
+        ("operand", "move take(c in hand[current]) where c.rank > 5 {"),
+        ("and-or", "move pass where empty(deck) and size(pile) in {1, 2} {}"),
+        ("not", "move take(c in hand[current]) where c.rank > 5 and fast {"),
+        ("where", "move take(c in hand[current]) {"),
+        ("where", "move pass {}"),
+        ("shuffle", ""),  # its line stays, empty
+        ("visibility", "zone deck: pile public"),
+        ("visibility", "zone hand[player]: row public"),
+        ("visibility", "zone hand[player]: row others"),
+        ("top-bottom", "put c under won[current]"),
+        ("zone", "put c into hand[current]"),  # hand and won: both rows per player
+        ("param", 'param goal = 4 in 1..9 "points that win"'),
+        ("param", 'param goal = 2 in 1..9 "points that win"'),
+        ("param", "param fast = true"),
+        ("players", "players 1..3"),
+        ("players", "players 2..4"),
+        ("swap", "points[current] += 1"),  # the two statements of `take`, swapped
+    }
+    assert expected <= got, sorted(expected - got)
+    removed = {m.description for m in made.mutants if m.operator in ("remove-move", "remove-trigger")}
+    assert removed == {"removed move `take`", "removed move `pass`", "removed trigger `bonus`"}
+
+
+def test_what_the_operators_leave_alone():
+    made = generate(TINY, "tiny.rules", invariants=False)
+    got = mutated_lines(TINY, made.mutants)
+    # a parameter's default belongs to `param`, its accepted range to nobody
+    assert not [g for g in got if g[0] == "constant" and g[1].startswith("param")]
+    # owner/others only for a zone with a player index; a zone only for another of its type
+    assert ("visibility", "zone deck: pile owner") not in got
+    assert ("zone", "put c into deck") not in got and ("zone", "put c into pile") not in got
+    # invariants are checked by verify only: mutated only when asked
+    assert not [g for g in got if g[1].startswith("invariant")]
+    with_invariants = mutated_lines(TINY, generate(TINY, "tiny.rules", invariants=True).mutants)
+    assert ("compare", "invariant small: points[0] < 100") in with_invariants
+    # one operator only
+    only = generate(TINY, "tiny.rules", operators=["shuffle"]).mutants
+    assert [m.operator for m in only] == ["shuffle"]
+
+
+def test_the_operators_know_the_languages_words():
+    from ruledsl.checker.declare import VISIBILITIES, ZONE_SHAPES
+    from ruledsl.mutate import operators
+
+    assert set(operators.VISIBILITY_WORDS) == set(VISIBILITIES)
+    assert set(operators.SHAPES) == set(ZONE_SHAPES)
+
+
+def test_mutants_are_valid_syntax_distinct_and_change_one_place():
+    for text in (TINY, (GAMES / "tutorial_highlow.rules").read_text(encoding="utf-8")):
+        made = generate(text, "x.rules").mutants
+        texts = [m.apply(text) for m in made]
+        assert len(set(texts)) == len(texts) and text not in texts
+        for m, new in zip(made, texts):
+            parser().parse(new)  # raises on a syntax error
+            assert m.operator in OPERATORS
+            assert new[:m.start] == text[:m.start] and new.endswith(text[m.end:])
+
+
+SPLICED = TINY.replace("where empty(deck) or size(pile) in {1, 2} {}",
+                      "where empty(deck)\n        or size(pile) in {1, 2} {}") + 'define a = 1 define b = a + 2\n'
+
+
+def test_a_mutants_tree_is_the_originals_with_the_changed_declarations_parsed_again():
+    import attrs
+
+    from ruledsl.mutate.run import _Splicer
+    from ruledsl.language.parse import parse
+
+    splicer = _Splicer(SPLICED, "tiny.rules")
+    made = generate(SPLICED, "tiny.rules", invariants=True).mutants
+    spliced = 0
+    for m in made:
+        new = m.apply(SPLICED)
+        assert new.count("\n") == SPLICED.count("\n")  # every line keeps its number
+        got = splicer.tree(m)
+        if got is None:
+            assert m.start >= SPLICED.index("define a")  # only where a declaration follows on the line
+            continue
+        spliced += 1
+        assert got[0] == new
+        assert attrs.asdict(got[1]) == attrs.asdict(parse(new, "tiny.rules")), m
+    assert spliced > 0.9 * len(made)
+
+
+def test_equivalent_marks_and_comment_groups():
+    assert parse_mark(3, "x  # mutate: equivalent — the order does not matter", OPERATORS).why == \
+        "the order does not matter"
+    mark = parse_mark(3, "# mutate: equivalent swap, top-bottom -- same cards either way", OPERATORS)
+    assert mark.operators == ("swap", "top-bottom") and mark.why == "same cards either way"
+    assert parse_mark(3, "# mutate: equivalent swop — typo", OPERATORS).unknown == ("swop",)
+    text = "# rule A\n# more of A\nx = 1\n# mutate: equivalent swap — why\ny = 2\nz = 3  # mutate: equivalent — b\n"
+    c = Comments(text, OPERATORS)
+    assert c.mark_of(5, "swap").why == "why" and c.mark_of(5, "constant") is None
+    assert c.mark_of(6, "constant").why == "b" and c.mark_of(3, "swap") is None
+    assert c.group_of(5) == (1, "# rule A\n# more of A")
+    # a block heads its paragraph; inside a declaration, the nearest block above; else the paragraph
+    c = Comments("# head\nzone a: pile hidden\n\nflow {\n  x = 1\n  # inner\n  y = 2\n}\n", OPERATORS)
+    assert c.group_of(2) == (1, "# head")
+    assert c.group_of(5) == (4, "flow {")
+    assert c.group_of(7) == (6, "# inner")
+
+
+# ---- the command
+
+
+def invoke(*args):
+    try:
+        runner = CliRunner(mix_stderr=False)  # click 8.1
+    except TypeError:
+        runner = CliRunner()
+    result = runner.invoke(main, ["mutate", *[str(a) for a in args]])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.stdout + result.stderr
+    return result
+
+
+def run_json(*args):
+    result = invoke(*args, "--json")
+    return result, json.loads(result.stdout)
+
+
+@pytest.fixture
+def highlow(tmp_path):
+    """The tutorial game and its scenarios, copied where a test may change them."""
+    shutil.copy(GAMES / "tutorial_highlow.rules", tmp_path)
+    shutil.copy(GAMES / "tutorial_highlow.test.rules", tmp_path)
+    return tmp_path / "tutorial_highlow.rules"
+
+
+def delete_scenario(rules: Path, name: str) -> None:
+    """Delete one scenario (from its comment block to the next) from the file beside ``rules``."""
+    path = rules.with_name(rules.name.replace(".rules", ".test.rules"))
+    lines = path.read_text(encoding="utf-8").split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"scenario {name} "))
+    while start > 0 and lines[start - 1].startswith("#"):
+        start -= 1
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("}")) + 1
+    path.write_text("\n".join(lines[:start] + lines[end:]), encoding="utf-8")
+
+
+def draw_removed(data) -> dict:
+    [found] = [r for r in data["results"] if r["description"] == "removed move `draw`"]
+    return found
+
+
+def test_a_planted_scenario_gap_in_the_tutorial_game_is_found(highlow):
+    # With every scenario, removing the `draw` move is noticed ...
+    result, data = run_json(highlow, "--match", "move draw")
+    assert result.exit_code == 0, result.stderr
+    assert draw_removed(data)["status"] == "killed"
+    assert draw_removed(data)["by"] == "draw_takes_the_top_card_of_the_deck"
+    # ... without the scenario of the rule "or draw a card", it survives, and the run fails.
+    delete_scenario(highlow, "draw_takes_the_top_card_of_the_deck")
+    result, data = run_json(highlow, "--match", "move draw")
+    assert result.exit_code == 1
+    found = draw_removed(data)
+    assert found["status"] == "survived" and found["by"] is None
+    assert (found["line"], found["file"]) == (50, str(highlow))
+    assert found["original"].strip().startswith("move draw where not empty(deck) {") and found["mutated"] == ""
+    assert data["survived"] == 1 and data["killed"] == data["mutants"] - 1
+    # the table says where, and shows the diff
+    text = invoke(highlow, "--match", "move draw").stdout
+    assert f"{highlow}:50:7 remove-move removed move `draw`" in text
+    assert "- move draw where not empty(deck) {" in text
+    assert "score: 3/4 killed (75%), 1 survived" in text
+
+
+def test_an_equivalent_mark_lists_the_survivor_apart(highlow):
+    delete_scenario(highlow, "draw_takes_the_top_card_of_the_deck")
+    rules = highlow.read_text(encoding="utf-8")
+    line = "      move draw where not empty(deck) {"
+    # a mark for another operator does not cover it
+    highlow.write_text(rules.replace(line, "      # mutate: equivalent swap — not this one\n" + line), encoding="utf-8")
+    result, data = run_json(highlow, "--match", "move draw")
+    assert result.exit_code == 1 and draw_removed(data)["status"] == "survived"
+    # a mark for the line does
+    highlow.write_text(rules.replace(line, "      # mutate: equivalent — the tutorial does not test drawing\n"
+                                     + line), encoding="utf-8")
+    result, data = run_json(highlow, "--match", "move draw")
+    assert result.exit_code == 0
+    found = draw_removed(data)
+    assert found["status"] == "equivalent"
+    assert found["equivalent"] == {"line": 50, "why": "the tutorial does not test drawing"}
+    assert (data["survived"], data["equivalent"]) == (0, 1)
+    text = invoke(highlow, "--match", "move draw").stdout
+    assert "marked equivalent (1)" in text and "the tutorial does not test drawing" in text
+    assert "survived (" not in text
+
+
+def test_the_tutorials_worked_example(highlow):
+    """docs/tutorial.md step 11: four survivors on `move pass`, and the two scenarios that kill them."""
+    result = invoke(highlow, "--match", "move pass")
+    assert result.exit_code == 1 and "score: 3/7 killed (43%), 4 survived" in result.stdout
+    step = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8").split("## Step 11", 1)[1].split("\n## ", 1)[0]
+    [scenarios] = re.findall(r"```scenario\n(.*?)```", step, re.DOTALL)
+    tests = highlow.with_name("tutorial_highlow.test.rules")
+    tests.write_text(tests.read_text(encoding="utf-8") + "\n" + scenarios, encoding="utf-8")
+    result = invoke(highlow, "--match", "move pass")
+    assert result.exit_code == 0, result.stdout
+    assert "score: 7/7 killed (100%), 0 survived" in result.stdout
+
+
+def test_a_mark_on_a_killed_mutant_is_reported_stale(highlow):
+    rules = highlow.read_text(encoding="utf-8")
+    line = "      move draw where not empty(deck) {"
+    highlow.write_text(rules.replace(line, "      # mutate: equivalent remove-move — wrongly\n" + line),
+                       encoding="utf-8")
+    result, data = run_json(highlow, "--match", "move draw")
+    assert result.exit_code == 0
+    assert draw_removed(data)["status"] == "killed" and data["stale_marks"] == 1
+    assert "stale marks (1)" in invoke(highlow, "--match", "move draw").stdout
+
+
+def test_invalid_mutants_are_counted_apart():
+    result, data = run_json(DATA / "mutate_race.rules", "--operator", "param")
+    assert result.exit_code == 1  # `goal = 3` survives: no scenario plays to the default goal
+    statuses = {r["description"]: r["status"] for r in data["results"]}
+    assert statuses == {"param `goal` = 4 → 5": "invalid", "param `goal` = 4 → 3": "survived"}
+    [invalid] = [r for r in data["results"] if r["status"] == "invalid"]
+    assert "4" in invalid["detail"] and invalid["by"] is None
+    assert (data["mutants"], data["invalid"], data["killed"], data["survived"]) == (2, 1, 0, 1)
+    assert data["score"] == 0.0  # invalid mutants are not in the score
+
+
+def test_the_json_shape():
+    _, data = run_json(DATA / "mutate_race.rules", "--match", "move")
+    assert set(data) >= {"rules", "scenarios", "mutants", "killed", "survived", "equivalent", "invalid",
+                         "stale_marks", "score", "seconds", "jobs", "results"}
+    assert data["scenarios"].endswith("mutate_race.test.rules")
+    assert data["mutants"] == len(data["results"]) == data["killed"] + data["survived"] + data["invalid"] \
+        + data["equivalent"]
+    for r in data["results"]:
+        assert set(r) >= {"id", "operator", "description", "file", "line", "column", "original", "mutated",
+                          "status", "by", "detail", "group", "equivalent"}
+        assert r["status"] in ("killed", "survived", "equivalent", "invalid")
+        assert r["operator"] in OPERATORS
+    groups = {r["group"]["comment"] for r in data["results"]}
+    assert '# "One step, or two."' in groups
+
+
+def test_jobs_give_the_same_verdicts():
+    _, one = run_json(DATA / "mutate_race.rules")
+    result, two = run_json(DATA / "mutate_race.rules", "--jobs", "2")
+    assert result.exit_code == 1
+    assert [(r["description"], r["status"], r["by"]) for r in one["results"]] == \
+        [(r["description"], r["status"], r["by"]) for r in two["results"]]
+    assert two["jobs"] == 2
+
+
+def test_all_killed_exits_0():
+    result = invoke(DATA / "mutate_race.rules", "--operator", "remove-move")
+    assert result.exit_code == 0, result.stdout
+    assert "score: 2/2 killed (100%), 0 survived" in result.stdout
+
+
+def test_usage_errors_exit_2(tmp_path):
+    lonely = tmp_path / "lonely.rules"
+    shutil.copy(DATA / "mutate_race.rules", lonely)
+    cases = [
+        ([tmp_path / "missing.rules"], "does not exist"),
+        ([lonely], "has no scenario file beside it"),
+        ([tmp_path], "is a directory"),
+        ([DATA / "mutate_race.rules", "--jobs", "0"], "--jobs"),
+        ([DATA / "mutate_race.rules", "--operator", "nonsense"], "--operator"),
+        ([DATA / "mutate_race.rules", "--match", "no such line"], "no mutant changes a line"),
+    ]
+    for args, message in cases:
+        result = invoke(*args)
+        assert result.exit_code == 2, (args, result.stdout, result.stderr)
+        assert message in result.stderr, (args, result.stderr)
+
+
+def test_broken_rules_or_failing_scenarios_exit_1(tmp_path):
+    shutil.copy(DATA / "mutate_race.test.rules", tmp_path)
+    rules = tmp_path / "mutate_race.rules"
+    good = (DATA / "mutate_race.rules").read_text(encoding="utf-8")
+    rules.write_text(good.replace("points[current] += 2", "points[current] += nowhere"), encoding="utf-8")
+    result = invoke(rules)
+    assert result.exit_code == 1 and "nowhere" in result.stderr
+    rules.write_text(good.replace("points[current] += 2", "points[current] += 3"), encoding="utf-8")
+    result = invoke(rules)
+    assert result.exit_code == 1
+    assert "already fail" in result.stderr and "two_steps" in result.stderr
