@@ -620,9 +620,14 @@ class _Builder(Transformer):
         return A.ConnectDef(first, first_slot, second, second_slot, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def var_def(self, meta, name, index, type_name, visibility, init):
+    def var_def(self, meta, name, index, type_name, first, second, init):
+        # after the type: who sees the value, `unshown` (left off the table), both or neither
+        words = [str(w) for w in (first, second) if w is not None]
+        shown = "unshown" not in words
+        if not shown:
+            words.remove("unshown")
         return A.VarDef(str(name), index or (), str(type_name), init,
-                        str(visibility) if visibility is not None else None, span=self._span(meta))
+                        " ".join(words) or None, shown=shown, span=self._span(meta))
 
     def params(self, children):
         return tuple(str(c) for c in children if c is not None)
