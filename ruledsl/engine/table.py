@@ -229,8 +229,16 @@ def changes(before: dict, after: dict) -> list[str]:
     for c, here in gone:
         routes.setdefault((here, ""), []).append(c)
     for (here, there), cards in routes.items():
-        out.append(" ".join(filter(None, (", ".join(cards), here, "→", there or "out of sight"))))
-    out.extend(f"{name} {'+' if n > 0 else '−'}{abs(n)} hidden" for name, n in hidden.items())
+        zone = there or here
+        n = hidden.get(zone, 0)
+        k = min(len(cards), -n if not here else n) if (not here) != (not there) else 0
+        if k > 0:  # cards of a zone turned face up (down) for this player where they lie: `reveal`
+            hidden[zone] = n + k if not here else n - k
+            out.append(f"{zone} {'shown' if not here else 'no longer shown'}: {', '.join(cards[:k])}")
+            cards = cards[k:]
+        if cards:
+            out.append(" ".join(filter(None, (", ".join(cards), here, "→", there or "out of sight"))))
+    out.extend(f"{name} {'+' if n > 0 else '−'}{abs(n)} hidden" for name, n in hidden.items() if n)
     b_vars, a_vars = before.get("vars", {}), after.get("vars", {})
     out.extend(f"{k} {b_vars.get(k)} → {v}" for k, v in a_vars.items() if k in b_vars and b_vars[k] != v)
     return out
