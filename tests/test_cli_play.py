@@ -47,3 +47,15 @@ def test_a_seat_outside_the_game():
     result = play(DATA / "race.rules", "--seat", "5")
     assert result.exit_code == 2
     assert result.output.strip() == "error: --seat 5: the seats are 0 to 1"
+
+
+TRAMWAJE = Path(__file__).resolve().parent.parent / "games" / "tramwaje.rules"
+
+
+def test_a_forced_move_is_made_by_itself_unless_no_auto():
+    # attack_player(player 1): the attack's cards are chosen in `attack_cards`, whose only move is strike
+    auto = play(TRAMWAJE, "--players", "3", "--bot", "first", input="11\nq\n").output
+    assert "player 0 (you): strike (the only move)" in auto
+    assert "deciding `attack_cards`" not in auto and "building strike: {no cards yet}" in auto
+    asked = play(TRAMWAJE, "--players", "3", "--bot", "first", "--no-auto", input="11\nq\n").output
+    assert "deciding `attack_cards`" in asked and "(the only move)" not in asked

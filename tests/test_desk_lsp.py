@@ -302,3 +302,33 @@ def test_a_request_about_a_file_that_does_not_exist_is_an_lsp_error_without_a_tr
         assert "cannot read" in error["message"] and "x.rules" in error["message"]
         assert "traceback" not in str(error).lower() and "data" not in error
     assert code == 0 and "Traceback" not in stderr, stderr
+
+
+def test_locals_in_scope_end_with_their_block():
+    from ruledsl.desk.symbols import locals_in_scope
+    from ruledsl.language.parse import parse
+
+    text = ('procedure turn(q) {\n'          # 1
+            '  for p in players {\n'         # 2
+            '    let x = 1\n'                # 3
+            '    x = x\n'                    # 4
+            '  }\n'                          # 5
+            '  if q == 0 {\n'                # 6
+            '    let y = 2\n'                # 7
+            '  } else {\n'                   # 8
+            '    let z = 3\n'                # 9
+            '  }\n'                          # 10
+            '  let w = count(each c in hand[q] where c == c)\n'  # 11
+            '  w = w\n'                      # 12
+            '}\n')
+    decl = parse(text, "s.rules").items[0]
+
+    def names(line, column):
+        return [name for name, _node in locals_in_scope(decl, line, column)]
+
+    assert names(4, 5) == ["q", "p", "x"]
+    assert names(6, 3) == ["q"]  # the loop's `p` and its `x` have ended
+    assert names(7, 14) == ["q", "y"]
+    assert names(9, 14) == ["q", "z"]  # `y` belongs to the other branch
+    assert names(11, 30) == ["q", "w", "c"]
+    assert names(12, 3) == ["q", "w"]  # the aggregate's `c` has ended

@@ -30,7 +30,38 @@ def test_unexpected_token():
 def test_unclosed_block_names_the_open_brace():
     d = syntax_error('game "x"\nflow {\n  shuffle deck\n')
     assert d.message.startswith("the file ends too early; expected '}'")
-    assert d.hint == "the '{' opened at line 2, column 6 is never closed"
+    assert d.hint == "the innermost block that needs to be closed is `flow`, opened at line 2, column 6"
+
+
+def test_an_unclosed_block_is_shown_where_it_opens():
+    text = ('game "x"\n'
+            'players 2..2\n'
+            'var n: int = 0\n'
+            '\n'
+            'procedure bump(p) {\n'
+            '  if n < 3 {\n'
+            '    n += 1\n'
+            '  }\n'
+            '\n'
+            'flow {\n'
+            '  bump(0)\n'
+            '}\n')
+    d = syntax_error(text)
+    assert (d.line, d.column) == (10, 1)
+    assert d.hint == ("the innermost block that needs to be closed is `procedure bump(p)`, "
+                      "opened at line 5, column 19")
+    [(where, what, line)] = d.related
+    assert (where.line, where.column, what) == (5, 19, "the block `procedure bump(p)` opened here is still open")
+    assert d.render().splitlines()[3:6] == [
+        "x.rules:5:19: note: the block `procedure bump(p)` opened here is still open",
+        "    procedure bump(p) {",
+        "                      ^",
+    ]
+
+
+def test_a_brace_on_a_line_of_its_own_is_named_by_the_line_above():
+    d = syntax_error('game "x"\nflow\n{\n  shuffle deck\n')
+    assert d.hint == "the innermost block that needs to be closed is `flow`, opened at line 3, column 1"
 
 
 def test_bad_character():

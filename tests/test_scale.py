@@ -212,3 +212,39 @@ def test_search_bots_with_settings_give_the_same_games_in_every_mode(race):
     ones = sum(r["chosen"].get("one", 0) for r in one.records)
     lines = {i.what: i.counts[0] for i in coverage_of(race, one.coverage).items() if i.kind == "line"}
     assert lines["`move one { points[current] += 1 }`"] == ones > 0
+
+
+def test_compare_report_draws_base_and_variant_on_shared_axes(tmp_path):
+    out = tmp_path / "rep"
+    result = invoke("compare", DATA / "race.rules", DATA / "race.rules", "--games", 10, "--variant-set",
+                    "goal=4", "--report", out, "--quiet")
+    assert result.exit_code == 0, result.stderr
+    page = (out / "report.html").read_text(encoding="utf-8")
+    names = [img.split('src="')[1].split('"')[0] for img in page.split("<img ")[1:]]
+    for shared in ("compare_win_rates.png", "compare_scores.png", "compare_margin.png", "compare_length.png"):
+        assert shared in names and (out / shared).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not any(n.endswith(("_win_rates.png", "_scores.png")) and n.startswith("run") for n in names)
+    assert not (out / "run0_win_rates.png").exists()
+    assert "run0_lead_changes.png" in names  # the measures drawn one run at a time stay
+
+
+def _record(winners, scores=(0, 0)):
+    return {"winners": list(winners), "scores": list(scores), "length": 1, "decisions": 1, "chosen": {},
+            "finding": None, "legal": 1, "standings": [], "trajectory": []}
+
+
+def test_the_first_player_test_counts_a_shared_win_as_a_share():
+    from ruledsl.play.report import _first_player
+    from ruledsl.play.intervals import _scipy_stats
+
+    stats = _scipy_stats()
+    # every game a tie of both seats: seat 0 wins every game counted whole, yet has no advantage
+    tied = _first_player([_record([0, 1])] * 20, 2, stats)
+    assert tied["win_rate"] == 1.0 and tied["win_share"] == 0.5 and tied["advantage"] == 0.0
+    assert tied["p_value"] == 1.0 and tied["test"] == "t"
+    # no shared wins: the exact binomial test
+    plain = _first_player([_record([0])] * 15 + [_record([1])] * 5, 2, stats)
+    assert plain["test"] == "binomial" and plain["win_share"] == 0.75
+    assert plain["p_value"] == pytest.approx(float(stats.binomtest(15, 20, 0.5).pvalue))
+    # games without a winner are left out
+    assert _first_player([_record([])] * 3 + [_record([0])], 2, stats)["decided"] == 1

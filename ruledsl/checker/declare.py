@@ -95,6 +95,7 @@ class VarInfo:
     init: object
     node: object
     visibility: str = "public"  # who sees it: public, owner (the player of its first index) or hidden
+    shown: bool = True  # False: `unshown`, bookkeeping that the table leaves out (seen all the same)
 
 
 @attrs.define
@@ -493,7 +494,12 @@ class Declarations:
                 m.grown[full] = "#" + zone.name
 
     def _var_visibility(self, var: VarInfo, item: A.VarDef) -> None:
+        var.shown = item.shown
         if item.visibility is None:
+            return
+        if " " in item.visibility:
+            self.error("E209", f"variable `{item.name}` has two visibilities, `{item.visibility}`", item,
+                       "a variable is public (the default), owner or hidden, and may be marked unshown")
             return
         if item.visibility not in VAR_VISIBILITIES:
             self.error("E209", f"unknown variable visibility `{item.visibility}`", item,

@@ -45,7 +45,7 @@ from .scale import play_many, prepare_report, scale_options, throughput
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @scale_options
 def compare_command(base, variant, games, players, seed, base_sets, variant_sets, bots, as_json, jobs, dask,
-                    report_dir) -> None:
+                    report_dir, quiet) -> None:
     """Play the same seeds with BASE and VARIANT and report the paired change of win rates and scores.
 
     VARIANT may be the same file as BASE with other --variant-set parameters.
@@ -66,10 +66,12 @@ def compare_command(base, variant, games, players, seed, base_sets, variant_sets
     bot_choice = _bots_option(bots, n)
     if report_dir is not None:
         prepare_report(report_dir)
-    rb, tb = play_many(gb, base, base_sets, games, n, seed, bot_choice, jobs, dask, report_dir is not None, "base")
+    rb, tb = play_many(gb, base, base_sets, games, n, seed, bot_choice, jobs, dask, report_dir is not None,
+                       "compare: base", quiet)
     rv, tv = play_many(gv, variant, variant_sets, games, n, seed, bot_choice, jobs, dask, report_dir is not None,
-                       "variant")
-    throughput(2 * games, tb + tv, jobs, dask)
+                       "compare: variant", quiet)
+    if not quiet:
+        throughput(2 * games, tb + tv, jobs, dask)
     try:
         result = paired(rb.records, rv.records, n)
     except ParameterError as err:

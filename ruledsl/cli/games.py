@@ -33,6 +33,7 @@ from .common import (
     _stdout_is_terminal,
     main,
 )
+from .progress import Progress, quiet_option
 
 
 @main.command()
@@ -202,8 +203,9 @@ def _run_table(result) -> None:
 @click.option("--skill-games", "skill_games", type=click.IntRange(min=0), default=None,
               help="Deals played by the strongest bot against random play in each seat and against "
                    "itself, for skill against luck [default: 0; with --report, up to 100].")
+@quiet_option
 def simulate_command(file, games, players, seed, sets, bots, as_json, jobs, dask, report_dir, skill_bot,
-                     skill_games) -> None:
+                     skill_games, quiet) -> None:
     """Play many games of FILE between bots and print win rates, scores and lengths.
 
     With --report or --json also the design metrics (lead changes, drama, decisiveness, first-mover
@@ -225,9 +227,10 @@ def simulate_command(file, games, players, seed, sets, bots, as_json, jobs, dask
 
         if report_dir:
             prepare_report(report_dir)
-        run, seconds = play_many(game, file, sets, games, n, seed, bot_choice, jobs, dask, report_dir is not None)
+        run, seconds = play_many(game, file, sets, games, n, seed, bot_choice, jobs, dask, report_dir is not None,
+                                 "simulate", quiet)
         stats = stats_of(game, run, games, n, seed, bot_choice)
-        if jobs > 1 or dask or report_dir or skill_games or not as_json:  # --json alone: nothing on stderr
+        if not quiet and (jobs > 1 or dask or report_dir or skill_games or not as_json):  # --json alone: no time
             throughput(games, seconds, jobs, dask)
         if skill_games is None:
             skill_games = min(games, 100) if report_dir else 0
@@ -237,13 +240,12 @@ def simulate_command(file, games, players, seed, sets, bots, as_json, jobs, dask
     else:
         try:
             started = time.perf_counter()
-            if _stderr_is_terminal():
-                stats = _simulate_with_bar(game, games, n, seed, bot_choice)
+            with Progress("simulate", games, quiet=quiet) as progress:  # a bar, or a line now and then
+                stats = simulate(game, games, n, seed, bot_choice, progress=progress)
+            if _stderr_is_terminal() and not quiet:
                 from .scale import throughput
 
                 throughput(games, time.perf_counter() - started, 1, None)
-            else:
-                stats = simulate(game, games, n, seed, bot_choice)
         except RulesRuntimeError as err:
             _fail_at_runtime(game, err, file, sets)
     if as_json:
@@ -257,22 +259,6 @@ def simulate_command(file, games, players, seed, sets, bots, as_json, jobs, dask
         from .scale import print_design
 
         print_design(design)
-
-
-def _simulate_with_bar(game, games, n, seed, bots):
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(f"{game.name}", total=games)
-        return simulate(game, games, n, seed, bots, progress=lambda done, total: bar.update(task, completed=done))
 
 
 def _stats_summary(stats) -> list[str]:

@@ -19,8 +19,8 @@ from .common import (
     _fail_at_runtime,
     _parse_sets,
     _plural,
-    _stderr_is_terminal,
 )
+from .progress import Progress, quiet_option
 
 SCALE_OPTIONS = [
     click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
@@ -29,6 +29,7 @@ SCALE_OPTIONS = [
                  help="Play the games on the Dask scheduler at ADDRESS (tcp://host:8786) instead."),
     click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
                  help="Write report.html (with plots) and report.json into this directory."),
+    quiet_option,
 ]
 
 
@@ -38,41 +39,19 @@ def scale_options(fn):
     return fn
 
 
-def play_many(game, file, sets, games, n, seed, bots, jobs, dask, coverage, label=None):
-    """Run the games with a progress bar on a terminal; return (Run, seconds). Exits 1 if a rule fails."""
-    bar = None
-    progress = None
-    if _stderr_is_terminal():
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
-
-        bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                       console=Console(stderr=True), transient=True)
-        task = bar.add_task(label or game.name, total=games)
-
-        def progress(done, total):
-            bar.update(task, completed=done)
-
-        bar.start()
+def play_many(game, file, sets, games, n, seed, bots, jobs, dask, coverage, label=None, quiet=False):
+    """Run the games with their progress on stderr (a bar on a terminal, a line every few seconds off
+    one, nothing when ``quiet``); return (Run, seconds). Exits 1 if a rule fails."""
     started = time.perf_counter()
-    try:
-        run = run_games(game, file, _parse_sets(sets), n, seed, games, bots, jobs=jobs, dask=dask,
-                        coverage=coverage, progress=progress)
-    except RulesRuntimeError as err:
-        if bar is not None:
-            bar.stop()
-        _fail_at_runtime(game, err, file, sets)
-    except ParameterError as err:
-        raise CliError(str(err)) from None
-    finally:
-        if bar is not None:
-            bar.stop()
+    with Progress(label or game.name, games, quiet=quiet) as progress:
+        try:
+            run = run_games(game, file, _parse_sets(sets), n, seed, games, bots, jobs=jobs, dask=dask,
+                            coverage=coverage, progress=progress)
+        except RulesRuntimeError as err:
+            progress.__exit__(None, None, None)
+            _fail_at_runtime(game, err, file, sets)
+        except ParameterError as err:
+            raise CliError(str(err)) from None
     return run, time.perf_counter() - started
 
 
@@ -93,7 +72,7 @@ def prepare_report(directory) -> None:
 
 
 def throughput(games: int, seconds: float, jobs: int, dask) -> None:
-    where = f"on Dask at {dask}" if dask else f"{jobs} processes" if jobs > 1 else "in one process"
+    where = f"on Dask at {dask}" if dask else f"on {jobs} processes" if jobs > 1 else "in one process"
     rate = games / seconds if seconds > 0 else float("inf")
     shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2f}"
     click.echo(f"{_plural(games, 'game')} in {seconds:.2f} s {where}: {shown} games/s", err=True)

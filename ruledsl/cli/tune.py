@@ -19,6 +19,7 @@ from .common import (
     main,
 )
 from .games import simulate_command
+from .progress import Progress, quiet_option
 
 
 @main.command("tune")
@@ -45,8 +46,9 @@ from .games import simulate_command
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
               help="Write a PNG of the target against each parameter, with intervals.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@quiet_option
 def tune_command(file, params, target, games, search, points, players, seed, sets, bots, jobs, dask, plot_file,
-                 as_json) -> None:
+                 as_json, quiet) -> None:
     """Find the values of FILE's parameters that best meet --target (docs/scale.md, "Tuning")."""
     from ..play.tune import parse_range, parse_target, plot, tune
 
@@ -79,8 +81,9 @@ def tune_command(file, params, target, games, search, points, players, seed, set
             raise CliError(f"{shown}: {message}") from None
 
     try:
-        result = tune(game_for, file, n, seed, games, bot_choice, ranges, goal_kind, goal, search, points,
-                      jobs, dask)
+        with Progress("tune", quiet=quiet) as progress:  # games played over all the values tried
+            result = tune(game_for, file, n, seed, games, bot_choice, ranges, goal_kind, goal, search, points,
+                          jobs, dask, progress=progress)
     except RulesRuntimeError as err:
         _fail_at_runtime(game, err, file, sets)
     except ParameterError as err:

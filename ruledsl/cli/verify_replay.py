@@ -26,6 +26,7 @@ from .common import (
     main,
 )
 from .games import _log_text, _winner_words
+from .progress import quiet_option
 
 
 @main.command("verify")
@@ -45,7 +46,9 @@ from .games import _log_text, _winner_words
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Split the games into this many independent searches run by as many processes "
                    "(docs/scale.md).")
-def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds, show_coverage, jobs) -> None:
+@quiet_option
+def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds, show_coverage, jobs,
+                   quiet) -> None:
     """Check FILE's rules with property-based testing: the engine's invariants and the file's own."""
     from ..verify.checks import checks_of, verify
 
@@ -59,7 +62,9 @@ def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds
         click.echo(f"  - {name}: {what}")
     progress = None
     bar = None
-    if _stderr_is_terminal():
+    if quiet:
+        pass  # --quiet: no progress on stderr
+    elif _stderr_is_terminal():
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,

@@ -110,6 +110,7 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
             attr_types=dict(m.attributes),
             var_visibility={name: v.visibility for name, v in m.vars.items()
                             if v.visibility != "public" and name in self.var_families},
+            unshown=frozenset(name for name, v in m.vars.items() if not v.shown),
             kind_has=self.kind_has, member_inits=self._member_inits(),
             card_locals=frozenset(self._typed_locals(T.CARD)),
             card_list_locals=frozenset(self.card_list_slots | self._typed_locals(T.CARDS)),

@@ -104,6 +104,7 @@ class Program:
     card_list_locals: frozenset = frozenset()  # local slots that hold a list of cards (loops' lists too)
     attr_types: dict = attrs.Factory(dict)  # card attribute -> its type (for showing what a player knows)
     var_visibility: dict = attrs.Factory(dict)  # variable name -> owner or hidden (public ones are left out)
+    unshown: frozenset = frozenset()  # variables marked `unshown`: in views, but not shown on the table
     compiler: object = attrs.field(default=None, repr=False)  # what built it: evaluate.py compiles defines with it
     namespace: dict = attrs.Factory(dict)  # the names the generated expression code refers to
     heuristic: object = None  # fn(state, player) -> number, from `define heuristic(p)`; None without one

@@ -39,7 +39,7 @@ from .symbols import (
     BUILTIN_DOCS,
     build_index,
     grammar_keywords,
-    local_bindings,
+    locals_in_scope,
     name_position,
     prefix_at,
     same_file,
@@ -143,7 +143,11 @@ def diagnostics_for(text: str, path: str, read=None) -> list[L.Diagnostic]:
             where = f"{span.file}:{span.line}:{span.column}: " if span.line else ""
             message = where + message
             rng = _range(1, 1, 1, 2)
-        out.append(L.Diagnostic(rng, message, severity=L.DiagnosticSeverity.Error, code=d.code, source="ruledsl"))
+        related = [L.DiagnosticRelatedInformation(  # e.g. the '{' of a block that is never closed
+            L.Location(from_fs_path(path) or path, _range(r.line, r.column, r.end_line or r.line, r.end_column or r.column + 1)),
+            what) for r, what, _line in getattr(d, "related", ()) if same_file(r.file, path) and r.line]
+        out.append(L.Diagnostic(rng, message, severity=L.DiagnosticSeverity.Error, code=d.code, source="ruledsl",
+                                related_information=related or None))
     return out
 
 
@@ -173,12 +177,11 @@ def did_save(ls: RulesServer, params: L.DidSaveTextDocumentParams) -> None:
 
 
 def _locals_before(index, path: str, line: int, character: int) -> list:
-    """Local names bound before the position, in the declaration holding it (innermost last)."""
+    """Local names in scope at the position, in the declaration holding it (innermost last)."""
     decl = index.declaration_at(path, line + 1)
     if decl is None:
         return []
-    return [(name, node) for name, node in local_bindings(decl)
-            if (node.span.line, node.span.column) <= (line + 1, character + 1)]
+    return locals_in_scope(decl, line + 1, character + 1)
 
 
 def _name_under_cursor(ls: RulesServer, params):

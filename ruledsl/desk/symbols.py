@@ -18,7 +18,7 @@ from ..language import ast as A
 from ..language.assemble import assemble
 from ..language.errors import RulesError, Span
 from ..language.parse import data_path, parse
-from .walk import descendants, source_of
+from .walk import children, descendants, source_of
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -221,6 +221,52 @@ def local_bindings(decl) -> list[tuple[str, object]]:
             found.append((node.var, node))
     found.sort(key=lambda pair: (pair[1].span.line, pair[1].span.column))
     return found
+
+
+def locals_in_scope(decl, line: int, column: int) -> list[tuple[str, object]]:
+    """The local names of ``decl`` in scope at the 1-based (line, column), innermost last: bound
+    before it, and not by a block, loop, move or aggregate that has ended there."""
+    far = (10**9, 0)
+    found = []  # (name, binding node, the end of its scope)
+    if isinstance(decl, (A.DefineDef, A.ProcedureDef)):
+        found += [(p, decl, far) for p in decl.params]
+    if isinstance(decl, (A.TriggerDef, A.InvariantDef)) and decl.var:
+        found.append((decl.var, decl, far))
+    if isinstance(decl, A.WinnerDef):
+        found.append((decl.var, decl, far))
+
+    def end_of(node):
+        sp = node.span
+        return (sp.end_line, sp.end_column) if sp.end_line else far
+
+    def visit(node, block_end):
+        if isinstance(node, A.Let):
+            found.append((node.name, node, block_end))  # to the end of the block it is written in
+        elif isinstance(node, (A.For, A.Aggregate, A.Fold)):
+            found.append((node.var, node, end_of(node)))
+        elif isinstance(node, A.OptionParam):
+            found.append((node.name, node, block_end))  # the move's condition and body
+        if isinstance(node, A.If):  # each branch is a block of its own
+            nexts = [c.span for c, _ in node.branches[1:]]
+            if node.otherwise:
+                nexts.append(node.otherwise[0].span)
+            for i, (cond, body) in enumerate(node.branches):
+                visit(cond, end_of(node))
+                end = (nexts[i].line, nexts[i].column) if i < len(nexts) else end_of(node)
+                for stmt in body:
+                    visit(stmt, end)
+            for stmt in node.otherwise or ():
+                visit(stmt, end_of(node))
+            return
+        for child in children(node):
+            visit(child, end_of(node))
+
+    visit(decl, far)
+    at = (line, column)
+    inside = [(name, node) for name, node, end in found
+              if (node.span.line, node.span.column) <= at <= end]
+    inside.sort(key=lambda pair: (pair[1].span.line, pair[1].span.column))
+    return inside
 
 
 def word_at(text: str, line: int, character: int) -> str | None:

@@ -25,6 +25,7 @@ from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.observe import move_seen
 from ..engine.state import State
+from ..engine.table import changes, table_view
 from ..language.errors import RuledslError
 from ..play.botbase import decide
 from ..play.bots import make_bot
@@ -85,8 +86,12 @@ class Session:
 
     def _record(self, actor, text) -> None:
         s = self.state
-        step = {"index": len(self.steps), "view": s.view(self.seat),
+        # the table: the seat's view without the rules' bookkeeping (`unshown`), a set being built
+        view = table_view(s, self.seat)
+        step = {"index": len(self.steps), "view": view,
                 "move": None if text is None else {"player": actor, "text": text}}
+        if text is not None and self.steps:  # what the move did, as far as the seat sees it
+            step["changes"] = changes(self.steps[-1]["view"], view)
         if s.is_over:
             step["scores"] = s.scores
             step["winners"] = s.winners

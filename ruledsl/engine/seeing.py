@@ -12,6 +12,15 @@ from ..language.errors import ParameterError
 from .moves import Move
 
 
+def _strides(sizes, dims) -> list:
+    """(stride, size, dim) of each index of a variable family, in its slots' row-major order."""
+    out, stride = [], 1
+    for n, d in zip(reversed(sizes), reversed(dims)):
+        out.append((stride, n, d))
+        stride *= n
+    return out[::-1]
+
+
 class Seeing:
     """A state's descriptions and views (see the module's docstring)."""
 
@@ -175,9 +184,11 @@ class Seeing:
             for n in sizes:
                 count *= n
             vis = p.var_visibility.get(name)
+            # a value of a seat the game does not have (any `player` index) is never shown
+            seats = [(stride, n) for stride, n, d in _strides(sizes, dims) if d[0] == "player" and n > self.n]
             for i in range(count):
                 label = p.var_names[base + i]
-                if dims and dims[0][0] == "player" and i // max(1, count // sizes[0]) >= self.n:
+                if seats and any(i // stride % n >= self.n for stride, n in seats):
                     continue
                 if base + i in flags or (base + i in var_exists and not self.vars[var_exists[base + i]]):
                     continue

@@ -520,6 +520,7 @@ class VarDef(Decl):
     type: str
     init: Optional[Expr]
     visibility: Optional[str] = None  # public (None), owner or hidden
+    shown: bool = True  # False: `unshown`, bookkeeping the table (play, view) leaves out
 
 
 @node

@@ -37,6 +37,7 @@ class Diagnostic:
     span: Span = NOWHERE
     hint: str | None = None
     source_line: str | None = None
+    related: tuple = ()  # (Span, what is there, its source line): other places the finding points at
 
     @property
     def file(self) -> str:
@@ -60,6 +61,11 @@ class Diagnostic:
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                 width = self.span.end_column - self.span.column
             lines.append("    " + " " * (self.span.column - 1) + "^" * width)
+        for span, what, text in self.related:  # e.g. the '{' of a block that is never closed
+            lines.append(f"{span}: note: {what}")
+            if text is not None:
+                lines.append("    " + text.rstrip("\n"))
+                lines.append("    " + " " * (span.column - 1) + "^")
         if self.hint:
             lines.append(f"    hint: {self.hint}")
         return "\n".join(lines)

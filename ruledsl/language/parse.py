@@ -91,12 +91,17 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, text: str, path: str) ->
         expected = sorted({_readable(t) for t in err.expected})
         message = "the file ends too early; expected " + _join(expected)
         hint = _open_brace_hint(text) if "'}'" in expected else None
+        opened = _open_brace(text, len(text)) if "'}'" in expected else None
     else:
         token = err.token
         expected = sorted({_readable(t) for t in err.expected})
         message = f"unexpected {_found(token)}; expected " + _join(expected)
         hint = _hint_for(token, err.expected)
         before = text[:getattr(token, "start_pos", None) or 0]
+        # a block left open further up: say which, and where (the parser only finds out here)
+        opened = _open_brace(text, len(before)) if "'}'" in expected else None
+        if opened is not None and (hint is None or getattr(token, "column", 0) == 1):
+            hint = _still_open(opened)  # a word at the start of a line: most likely a declaration
         single = re.search(r"\bplayers\s+(\d+)\s*$", before) if expected == ["'..'"] else None
         if single is not None:  # `players 2`: say so at that line, not at the next one
             line = before.count("\n", 0, single.start(1)) + 1
@@ -110,9 +115,16 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, text: str, path: str) ->
             line, col = len(lines), len(lines[-1]) + 1
             message = "the file ends too early; expected " + _join(expected)
             hint = _open_brace_hint(text) if "'}'" in expected else None
+            opened = _open_brace(text, len(text)) if "'}'" in expected else None
     width = len(str(getattr(err, "token", "") or "x"))
     span = Span(path, line, col, line, col + max(width, 1))
-    return Diagnostic("E100", message, span, hint, source_line(text, line))
+    related = ()
+    if isinstance(err, lark.exceptions.UnexpectedCharacters):
+        opened = None
+    if opened is not None and (opened[0], opened[1]) != (line, col):
+        where = Span(path, opened[0], opened[1], opened[0], opened[1] + 1)
+        related = ((where, f"the block `{opened[2]}` opened here is still open", source_line(text, opened[0])),)
+    return Diagnostic("E100", message, span, hint, source_line(text, line), related)
 
 
 def _hint_for(token, expected) -> str | None:
@@ -136,8 +148,21 @@ def _hint_for(token, expected) -> str | None:
 
 def _open_brace_hint(text: str) -> str:
     """Name the innermost '{' that is never closed."""
+    opened = _open_brace(text, len(text))
+    return _still_open(opened) if opened is not None else "is a '}' missing?"
+
+
+def _still_open(opened: tuple) -> str:
+    line, col, head = opened
+    return f"the innermost block that needs to be closed is `{head}`, opened at line {line}, column {col}"
+
+
+def _open_brace(text: str, end: int):
+    """(line, column, what it opens) of the innermost '{' of ``text[:end]`` not closed before ``end``;
+    what it opens is the line's text before the brace, such as ``procedure attack(v)``."""
     stack = []
-    for number, line in enumerate(text.splitlines(), 1):
+    lines = text[:end].splitlines()
+    for number, line in enumerate(lines, 1):
         in_string = False
         for col, ch in enumerate(line, 1):
             if ch == '"':
@@ -150,10 +175,16 @@ def _open_brace_hint(text: str) -> str:
                 stack.append((number, col))
             elif ch == "}" and stack:
                 stack.pop()
-    if stack:
-        line, col = stack[-1]
-        return f"the '{{' opened at line {line}, column {col} is never closed"
-    return "is a '}' missing?"
+    if not stack:
+        return None
+    line, col = stack[-1]
+    head, at = " ".join(lines[line - 1][:col - 1].split()), line - 1
+    while not head and at > 0:  # a brace on a line of its own: what the line above opens
+        at -= 1
+        head = " ".join(lines[at].split("#")[0].split())
+    if len(head) > 40:
+        head = head[:39] + "…"
+    return line, col, head or "{"
 
 
 def _join(items: list[str]) -> str:
@@ -624,9 +655,14 @@ class _Builder(Transformer):
         return A.ConnectDef(first, first_slot, second, second_slot, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def var_def(self, meta, name, index, type_name, visibility, init):
+    def var_def(self, meta, name, index, type_name, first, second, init):
+        # after the type: who sees the value, `unshown` (left off the table), both or neither
+        words = [str(w) for w in (first, second) if w is not None]
+        shown = "unshown" not in words
+        if not shown:
+            words.remove("unshown")
         return A.VarDef(str(name), index or (), str(type_name), init,
-                        str(visibility) if visibility is not None else None, span=self._span(meta))
+                        " ".join(words) or None, shown=shown, span=self._span(meta))
 
     def params(self, children):
         return tuple(str(c) for c in children if c is not None)

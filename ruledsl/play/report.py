@@ -37,6 +37,32 @@ def _histogram(values: list) -> dict:
     return {str(k): counts[k] for k in sorted(counts)}
 
 
+def _first_player(records: list, players: int, stats) -> dict:
+    """Seat 0's share of the wins against the fair share 1/players, over the games that have winners.
+
+    A k-way shared win gives each of its winners 1/k (the shares of a game add up to 1, so under
+    no advantage each seat's mean share is 1/players); counting it whole for each would make the rates
+    add up to more than 100% and find an advantage that is not there. Without shared wins the test is
+    the exact binomial test; with them, a t test of the mean share."""
+    fair = 1 / players
+    shares = [1 / len(r["winners"]) if 0 in r["winners"] else 0.0 for r in records if r["winners"]]
+    m = len(shares)
+    share = sum(shares) / m if m else 0.0
+    if all(x in (0.0, 1.0) for x in shares):
+        k = sum(1 for x in shares if x == 1.0)
+        ci, p, test = proportion_ci(k, m), float(stats.binomtest(k, m, fair).pvalue) if m else 1.0, "binomial"
+    else:
+        ci, test = _mean_ci(shares), "t"
+        p = float(stats.ttest_1samp(shares, fair).pvalue) if len(set(shares)) > 1 else (1.0 if share == fair else 0.0)
+    return {"win_rate": _wins_rate(records, 0), "win_share": share, "fair_share": fair, "advantage": share - fair,
+            "ci95": ci, "p_value": p, "test": test, "decided": m}
+
+
+def _wins_rate(records: list, seat: int) -> float:
+    """The share of games ``seat`` won, a shared win counted whole."""
+    return sum(1 for r in records if seat in r["winners"]) / len(records) if records else 0.0
+
+
 def balance(records: list, players: int, coverage=None) -> dict:
     """The statistics of a run: win rates with intervals, first-player advantage, distributions, moves."""
     n = len(records)
@@ -48,10 +74,7 @@ def balance(records: list, players: int, coverage=None) -> dict:
         seats.append({"seat": p, "wins": wins[p], "win_rate": wins[p] / n if n else 0.0,
                       "win_rate_ci95": proportion_ci(wins[p], n),
                       "mean_score": sum(scores) / n if n else 0.0, "mean_score_ci95": _mean_ci(scores)})
-    fair = 1 / players
-    first = {"win_rate": seats[0]["win_rate"], "fair_share": fair,
-             "advantage": seats[0]["win_rate"] - fair, "ci95": seats[0]["win_rate_ci95"],
-             "p_value": float(stats.binomtest(wins[0], n, fair).pvalue) if n else 1.0}
+    first = _first_player(records, players, stats)
     margins = []
     for r in records:
         s = sorted(r["scores"], reverse=True)
@@ -214,6 +237,63 @@ def plots(report: dict, out: Path, prefix: str = "") -> list:
     return made
 
 
+RUNS = (("base", "#4c78a8", "-"), ("variant", "#f58518", "--"))
+
+
+def overlay_plots(base: dict, variant: dict, out: Path) -> list:
+    """The plots of a comparison: base and variant drawn on the same axes, one figure per measure, so
+    they are compared by eye; return ``(file, title)`` pairs."""
+    plt = _plt()
+    made = []
+    runs = list(zip((base, variant), RUNS))
+
+    def save(fig, name, title):
+        path = out / f"compare_{name}.png"
+        fig.tight_layout()
+        fig.savefig(path, dpi=90)
+        plt.close(fig)
+        made.append((path.name, title))
+
+    fig, ax = plt.subplots(figsize=(5.5, 3.2))
+    width = 0.38
+    for k, (rep, (name, color, _style)) in enumerate(runs):
+        seats = rep["seats"]
+        xs = [s["seat"] + (k - 0.5) * width for s in seats]
+        rates = [s["win_rate"] for s in seats]
+        err = [[s["win_rate"] - s["win_rate_ci95"][0] for s in seats],
+               [s["win_rate_ci95"][1] - s["win_rate"] for s in seats]]
+        ax.bar(xs, rates, width=width, yerr=err, capsize=3, color=color, label=name)
+    ax.axhline(1 / base["players"], color="grey", linestyle=":", linewidth=1, label="fair share")
+    ax.set_xticks(range(base["players"]))
+    ax.set_xlabel("seat")
+    ax.set_ylabel("win rate (95% interval)")
+    ax.legend()
+    save(fig, "win_rates", "Win rate per seat, base and variant")
+
+    fig, ax = plt.subplots(figsize=(5.5, 3.2))
+    for rep, (name, color, style) in runs:
+        for p, hist in enumerate(rep["scores"]):
+            ax.step([float(k) for k in hist], list(hist.values()), where="mid", linestyle=style,
+                    color=color, alpha=1.0 - 0.5 * p / max(1, rep["players"] - 1), label=f"{name}, seat {p}")
+    ax.set_xlabel("final score")
+    ax.set_ylabel("games")
+    ax.legend(fontsize="small")
+    save(fig, "scores", "Final scores, base and variant")
+
+    for key, xlabel, title in (("margin", "winner's margin over the runner-up", "Winning margin"),
+                               ("length", "moves in the game", "Game length")):
+        fig, ax = plt.subplots(figsize=(5.5, 3.2))
+        for rep, (name, color, style) in runs:
+            hist = rep[key]["histogram"]
+            ax.step([float(k) for k in hist], list(hist.values()), where="mid", linestyle=style, color=color,
+                    label=name)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("games")
+        ax.legend()
+        save(fig, key, f"{title}, base and variant")
+    return made
+
+
 def _table(rows: list, head: list) -> str:
     cells = "".join(f"<th>{html.escape(str(h))}</th>" for h in head)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
@@ -233,8 +313,9 @@ def _balance_html(report: dict, images: list) -> str:
                       _ci(s["mean_score_ci95"], False)] for s in report["seats"]],
                     ["seat", "wins", "win rate", "95% interval", "mean score", "95% interval"])]
     f = report["first_player"]
-    parts.append(f"<p>First player: wins {_pct(f['win_rate'])} against a fair share of {_pct(f['fair_share'])} "
-                 f"(advantage {f['advantage']:+.1%}, binomial test p = {f['p_value']:.3g}).</p>")
+    parts.append(f"<p>First player: {_pct(f['win_share'])} of the wins of {f['decided']} decided games (a k-way "
+                 f"shared win counts 1/k) against a fair share of {_pct(f['fair_share'])} "
+                 f"(advantage {f['advantage']:+.1%}, {f['test']} test p = {f['p_value']:.3g}).</p>")
     parts.append(f"<p>Game length: mean {report['length']['mean']:.1f} moves, longest {report['length']['max']}; "
                  f"{report['decisions_per_game']:.1f} decisions per game with {report['mean_legal_moves']:.2f} "
                  f"legal moves each on average; {report['stopped']} stopped at the move bound; "
@@ -283,10 +364,23 @@ def write_report(directory, title: str, data: dict, balances: dict, comparison: 
         body.append("<h2>Paired differences (variant minus base)</h2>" + _table(
             rows, ["seat", "win rate", "change", "95% interval", "McNemar p", "mean score", "change",
                    "95% interval", "paired t p"]))
+    together = comparison is not None and len(balances) == 2
+    if together:  # base and variant on shared axes, to be compared by eye
+        images = overlay_plots(*balances.values(), out)
+        body.append("<h2>Base and variant</h2>" + "".join(
+            f'<figure><img src="{html.escape(name)}" alt="{html.escape(title)}">'
+            f"<figcaption>{html.escape(title)}</figcaption></figure>" for name, title in images))
     for i, (heading, rep) in enumerate(balances.items()):
         if heading:
             body.append(f"<h2>{html.escape(heading)}</h2>")
         images = plots(rep, out, prefix=f"run{i}_" if len(balances) > 1 else "")
+        if together:  # the plots drawn on shared axes above are not drawn again, one run at a time
+            shared = {"win_rates", "scores", "margins", "lengths"}
+            drawn = [(name, title) for name, title in images
+                     if name.removeprefix(f"run{i}_").removesuffix(".png") in shared]
+            for name, _title in drawn:
+                (out / name).unlink(missing_ok=True)
+            images = [image for image in images if image not in drawn]
         body.append(_balance_html(rep, images))
     try:
         (out / "report.json").write_text(json.dumps(data, indent=1), encoding="utf-8")

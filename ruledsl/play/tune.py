@@ -123,8 +123,9 @@ def tune(game_for, path, players: int, seed: int, games: int, bots, ranges: list
         for i in alive:
             params = candidates[i]
             game = game_for({k: str(v) for k, v in params.items()})
+            within = None if progress is None else (lambda done, _total, before=played: progress(before + done))
             run = run_games(game, path, {k: str(v) for k, v in params.items()}, players, seed, count, bots,
-                            jobs=jobs, dask=dask)
+                            jobs=jobs, dask=dask, progress=within)
             played += count
             results[i] = {"params": params, "games": count, **measure(run.records, players, target, goal)}
             if progress is not None:

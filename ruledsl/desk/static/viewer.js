@@ -126,6 +126,13 @@ function draw(step) {
     status.replaceChildren(el("span", { class: "who", text: who }),
       document.createTextNode(` to decide \u201c${view.decision}\u201d`),
       document.createTextNode(step.move ? ` \u2014 last move: player ${step.move.player}: ${step.move.text}` : ""));
+    if (step.changes && step.changes.length)
+      status.appendChild(el("div", { class: "changes", text: step.changes.join("; ") }));
+    if (view.building) {
+      const built = view.building;
+      status.appendChild(el("div", { class: "building", text: `building ${built.move}: {${built.cards.join(", ")}}` +
+                                                              (built.condition ? `; ${built.condition}` : "") }));
+    }
   }
   drawLive(step);
 }
