@@ -30,6 +30,7 @@ from ..engine.moves import Move
 from ..language.errors import ParameterError, RuledslError
 
 DEFAULT_INT_VALUES = 64
+KEPT_MOVES = 100_000  # moves whose action id ActionCodec.legal keeps
 
 
 class ActionSpaceError(RuledslError):
@@ -63,6 +64,9 @@ class ActionCodec:
                 self.blocks.append((option.name, key[1], radices, first))
                 first += size
         self.num_actions = first
+        self._ids: dict = {}  # decision -> {id(move): action id}, for the moves in _kept
+        self._kept: list = []
+        self._last = None  # (the list of legal moves met last, its sorted action ids, {id: move})
 
     def _radix(self, kind: str) -> int:
         if kind == T.CARD:
@@ -132,12 +136,49 @@ class ActionCodec:
 
     def legal_actions(self, state) -> list[int]:
         """The legal moves of ``state`` as sorted action ids."""
-        return sorted(self.encode(state, m) for m in state.legal_moves())
+        return list(self.legal(state)[0])
+
+    def legal(self, state) -> tuple:
+        """``(sorted action ids, {action id: move})`` of the legal moves of ``state``.
+
+        Worked out once per list of legal moves: the engine makes a new list when a move is made
+        (and a clone shares its original's), so the last list met and its actions are kept, and
+        each move's id is kept per decision (the moves a program lists are made once and shared:
+        flowgen.Interned). The adapters make a move from this map without checking it again."""
+        legal = state._legal
+        if legal is None:
+            state.legal_moves()
+            legal = state._legal
+        last = self._last
+        if last is not None and last[0] is legal:
+            return last[1], last[2]
+        choice = state.choice
+        if len(self._kept) > KEPT_MOVES:  # moves made afresh each time (not shared): start again
+            self._ids.clear()
+            self._kept.clear()
+        memo = self._ids.get(choice)
+        if memo is None:
+            memo = self._ids[choice] = {}
+        get = memo.get
+        moves = {}
+        ids = []
+        for m in legal:
+            a = get(id(m))
+            if a is None:
+                a = memo[id(m)] = self.encode(state, m)
+                self._kept.append(m)  # alive as long as the codec: its id stays its own
+            moves[a] = m
+            ids.append(a)
+        ids.sort()
+        actions = tuple(ids)
+        self._last = (legal, actions, moves)
+        return actions, moves
 
     def mask(self, state) -> np.ndarray:
         out = np.zeros(self.num_actions, np.int8)
-        for a in self.legal_actions(state):
-            out[a] = 1
+        actions = self.legal(state)[0]
+        if actions:
+            out[list(actions)] = 1
         return out
 
     def describe(self, action: int) -> str:

@@ -34,6 +34,8 @@ from .encode import (
 )
 
 SHORT_NAME = "python_ruledsl"
+_CHANCE = pyspiel.PlayerId.CHANCE
+_TERMINAL = pyspiel.PlayerId.TERMINAL
 DEFAULT_SEEDS = 1000
 MAX_PLAYERS = 16
 
@@ -147,16 +149,31 @@ class RuledslState(pyspiel.State):
     # ---- the OpenSpiel API
 
     def current_player(self):
-        if self.inner is None:
-            return pyspiel.PlayerId.CHANCE
-        if self.inner.is_over:
-            return pyspiel.PlayerId.TERMINAL
-        return self.inner.current_player
+        inner = self._box.state
+        if inner is None:
+            return _CHANCE
+        if inner.is_over:
+            return _TERMINAL
+        return inner.actor
+
+    def legal_actions(self, player=None):
+        """The legal actions (of ``player``, else of the one to act), from Python without the round
+        trip through pyspiel's C++ (which calls ``_legal_actions`` and ``current_player`` back);
+        C++ callers still get the same list through ``_legal_actions``."""
+        inner = self._box.state
+        if inner is None:
+            if player is None or player == _CHANCE:
+                return list(range(self._box.setup.seeds))
+            return []
+        if inner.is_over or (player is not None and player != inner.actor):
+            return []
+        return list(self._box.setup.actions.legal(inner)[0])
 
     def _legal_actions(self, player):
-        if self.inner is None or self.inner.is_over or player != self.inner.current_player:
+        inner = self._box.state
+        if inner is None or inner.is_over or player != inner.actor:
             return []
-        return self._rules_game.actions.legal_actions(self.inner)
+        return list(self._box.setup.actions.legal(inner)[0])
 
     def chance_outcomes(self):
         n = self._rules_game.seeds
@@ -167,10 +184,12 @@ class RuledslState(pyspiel.State):
         if self.inner is None:
             self._box.state = g.rules.new_game(g.players, seed=int(action))
         else:
-            move = g.actions.decode(action)
-            if move not in self.inner.legal_moves():
-                raise IllegalMove(move, f"action {action} is not legal now", self.inner.legal_moves())
-            self.inner._apply(move)  # checked above: the fast path
+            inner = self._box.state
+            move = g.actions.legal(inner)[1].get(action)  # the legal moves by action id, worked out once
+            if move is None:
+                move = g.actions.decode(action)
+                raise IllegalMove(move, f"action {action} is not legal now", inner.legal_moves())
+            inner._apply(move)  # a legal move: the fast path
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -180,7 +199,8 @@ class RuledslState(pyspiel.State):
         return f"{words} [{move}]" if move.args else words
 
     def is_terminal(self):
-        return self.inner is not None and self.inner.is_over
+        inner = self._box.state
+        return inner is not None and inner.is_over
 
     def returns(self):
         if self.inner is None or not self.inner.is_over:

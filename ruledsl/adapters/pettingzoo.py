@@ -58,6 +58,7 @@ class RuledslEnv(AECEnv):
             for a in self.possible_agents
         }
         self._rng = random.Random()
+        self._words: dict = {}  # decision -> {id(move): (move, its plain words)}
         self.game_state = None
 
     def observation_space(self, agent):
@@ -85,7 +86,26 @@ class RuledslEnv(AECEnv):
         s = self.game_state
         if not s.is_over:
             self.agent_selection = self.possible_agents[s.current_player]
-            self.infos[self.agent_selection] = {"legal_moves": [s.describe(m) for m in s.legal_moves()]}
+            self.infos[self.agent_selection] = {"legal_moves": self._described(s)}
+
+    def _described(self, s) -> list[str]:
+        """``s.describe_moves(s.legal_moves())``, with each move's plain words (which depend only on
+        the decision and the move) worked out once; moves that read alike are told apart by the
+        state as describe_moves does."""
+        legal = s.legal_moves()
+        memo = self._words.setdefault(s.choice, {})
+        texts = []
+        for m in legal:
+            text = memo.get(id(m))
+            if text is None or text[0] is not m:
+                text = memo[id(m)] = (m, s._plain(m))  # the move kept with it: its id stays its own
+            texts.append(text[1])
+        if len(set(texts)) == len(texts):
+            return texts
+        counts: dict = {}
+        for text in texts:
+            counts[text] = counts.get(text, 0) + 1
+        return [text if counts[text] == 1 else s.describe(m) for m, text in zip(legal, texts)]
 
     def observe(self, agent):
         player = self._index[agent]
@@ -100,8 +120,11 @@ class RuledslEnv(AECEnv):
             self._was_dead_step(action)
             return
         s = self.game_state
-        move = self.actions.decode(action)
-        s.apply(move)  # IllegalMove for an action the mask rules out; the state is unchanged
+        move = self.actions.legal(s)[1].get(action) if not s.is_over else None  # worked out once per state
+        if move is None:
+            s.apply(self.actions.decode(action))  # IllegalMove for an action the mask rules out; the state is unchanged
+        else:
+            s._apply(move)  # a legal move: made without checking it again
         self._clear_rewards()
         self._cumulative_rewards[agent] = 0.0
         if s.is_over:

@@ -2,8 +2,9 @@
 
 Every command lives in the module of its concept and registers itself on the
 one command group, :data:`main` (:mod:`.common`, which also holds the exit
-codes and the helpers the commands share). Importing this package brings them
-all in; ``ruledsl.cli:main`` is the console script.
+codes and the helpers the commands share). A command's module is imported when
+the command is first asked for (:func:`_load`), so that ``ruledsl check`` starts
+quickly; ``ruledsl.cli:main`` is the console script.
 
 - :mod:`.games`: ``check``, ``run``, ``simulate``;
 - :mod:`.verify_replay`: ``verify``, ``replay``;
@@ -20,25 +21,43 @@ all in; ``ruledsl.cli:main`` is the console script.
 
 from __future__ import annotations
 
-from . import (  # noqa: F401 - each adds its commands to main
-    compare,
-    compile,
-    explain,
-    games,
-    mutate,
-    new,
-    terminal,
-    tune,
-    verify_replay,
-)
-from .common import include_dir_option, main
-from .desk import COMMANDS as _DESK_COMMANDS
-from .testing import test_command
+from importlib import import_module
 
-main.add_command(test_command)
-for _command in _DESK_COMMANDS:
-    main.add_command(_command)
-for _command in main.commands.values():  # --include-dir on every command, the last option added
-    _command.params.append(include_dir_option())
+from .common import include_dir_option, main
+
+_LOADED: set = set()
+
+#: the module that adds each command to :data:`main` (imported when the command is asked for)
+_MODULES = {
+    "check": "games", "run": "games", "simulate": "games", "verify": "verify_replay", "replay": "verify_replay",
+    "compile": "compile", "play": "terminal", "compare": "compare", "explain": "explain", "tune": "tune",
+    "mutate": "mutate", "new": "new", "test": "testing", "lsp": "desk", "graph": "desk", "view": "desk",
+}
+
+
+def _load(name: str | None) -> None:
+    """Import the module that adds command ``name`` to :data:`main` (every module for None or a
+    name not listed here); each one once. Every command then gets --include-dir."""
+    wanted = [_MODULES[name]] if name in _MODULES else sorted(set(_MODULES.values()))
+    for module in wanted:
+        if module in _LOADED:
+            continue
+        _LOADED.add(module)
+        if module == "testing":
+            from .testing import test_command
+
+            main.add_command(test_command)
+        elif module == "desk":
+            from .desk import COMMANDS
+
+            for command in COMMANDS:
+                main.add_command(command)
+        else:
+            import_module(f"{__name__}.{module}")
+    for command in main.commands.values():  # --include-dir on every command, the last option added
+        if not any(p.name == "include_dir" for p in command.params):
+            command.params.append(include_dir_option())
+
+main.loader = _load
 
 __all__ = ["main"]

@@ -56,7 +56,23 @@ class CliError(click.ClickException):
 
 
 class _Group(click.Group):
-    """Turns any error that escaped a command into a message instead of a traceback."""
+    """Turns any error that escaped a command into a message instead of a traceback.
+
+    A command's module is imported when the command is asked for (``loader``, set by the package,
+    which knows every module): ``ruledsl check`` does not pay for importing the simulator, the
+    scenario runner or the desk."""
+
+    loader = None  # loader(name): import the module of command ``name`` (all of them for None)
+
+    def get_command(self, ctx, cmd_name):
+        if cmd_name not in self.commands and self.loader is not None:
+            self.loader(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx):
+        if self.loader is not None:
+            self.loader(None)
+        return super().list_commands(ctx)
 
     def main(self, *args, **kwargs):
         if sys.stdout is None:  # started with stdout closed (`ruledsl run x.rules >&-`): nowhere to write

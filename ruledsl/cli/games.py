@@ -13,9 +13,6 @@ from ..language import ast as A
 from ..language.errors import RuledslError, RulesError, RulesRuntimeError, read_source
 from ..language.parse import parse
 from ..play.sim import play_game, simulate
-from ..scenarios.runner import SUFFIX as SCENARIO_SUFFIX
-from ..scenarios.runner import load_scenarios
-from ..scenarios.syntax import parse_scenarios
 from .common import (
     EXIT_RULES,
     EXIT_USAGE,
@@ -35,6 +32,8 @@ from .common import (
 )
 from .progress import Progress, quiet_option
 
+SCENARIO_SUFFIX = ".test.rules"  # scenarios.runner.SUFFIX, imported only for a scenario file: check stays light
+
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
@@ -49,6 +48,8 @@ def check(files: tuple[str, ...], syntax_only: bool) -> None:
             if syntax_only:
                 text = read_source(file)
                 if file.endswith(SCENARIO_SUFFIX):
+                    from ..scenarios.syntax import parse_scenarios
+
                     parse_scenarios(text, file)
                     click.echo(f"ok: {file} (scenarios, syntax only)")
                     continue
@@ -56,6 +57,8 @@ def check(files: tuple[str, ...], syntax_only: bool) -> None:
                 names = [item.name for item in tree.items if isinstance(item, A.GameName)]
                 label = f"{names[0]}, syntax only" if names else "syntax only"
             elif file.endswith(SCENARIO_SUFFIX):
+                from ..scenarios.runner import load_scenarios
+
                 scenarios = load_scenarios(file)
                 scenarios.check()
                 label = f"{_plural(len(scenarios.scenarios), 'scenario')} for {scenarios.rules_path}"

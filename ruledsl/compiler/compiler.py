@@ -9,6 +9,8 @@ line it came from, for runtime findings.
 
 from __future__ import annotations
 
+import types
+
 import attrs
 
 from ..checker import types as T
@@ -193,7 +195,7 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
 
     def gen(self, text: str):
         """One closure for a whole expression: nested operators run in a single Python frame."""
-        fn = eval(f"lambda s, L: {text}", self.ns)  # noqa: S307 - source built by the compiler, never by the user
+        fn = _lazy_lambda(text, self.ns)
         fn.src = text
         return fn
 
@@ -289,3 +291,25 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         return keys
 
     # ------------------------------------------------------------ expressions
+
+
+def _stub(s, L, _fn=None, _text=None, _now=None):  # runs with the rules' namespace as its globals
+    return _now(_fn, _text)(s, L)
+
+
+def _compiled_now(fn, text: str):
+    """``fn`` (made by :func:`_lazy_lambda`) with the code of ``lambda s, L: text`` put in place."""
+    real = eval(f"lambda s, L: {text}", fn.__globals__)  # noqa: S307 - source built by the compiler, never by the user
+    fn.__code__ = real.__code__
+    fn.__defaults__ = None
+    return fn
+
+
+def _lazy_lambda(text: str, ns: dict):
+    """``eval(f"lambda s, L: {text}", ns)``, compiled on its first call: most of these expressions
+    are only ever written into the generated module (flowgen.py) by their ``src``, so compiling
+    them all would be most of the time a load takes. Until then the function is a stub that
+    compiles the lambda and takes its code; from then on it is that lambda."""
+    fn = types.FunctionType(_stub.__code__, ns, "<lambda>")
+    fn.__defaults__ = (fn, text, _compiled_now)
+    return fn

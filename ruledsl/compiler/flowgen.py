@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 
+from .codecache import compiled
 from .purity import CardTable
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
@@ -111,7 +112,7 @@ class Flow:
                               "max": max, "int": int, "range": range, "AssertionError": AssertionError}
         self.blocks = [None] * len(code)
         ns["_BLOCKS"] = self.blocks
-        exec(compile(self.source, self.filename, "exec"), ns)  # noqa: S102 - source built here, not by the user
+        exec(compiled(self.source, self.filename), ns)  # noqa: S102 - source built here, not by the user
         for pc in leaders:
             self.blocks[pc] = ns[f"_b{pc}"]
         self.fire = ns["_fire"]
@@ -176,13 +177,18 @@ class Flow:
         replaced while the flow runs, only changed in place."""
         lines = self.lines
         start = next(i for i in range(first, len(lines)) if lines[i].startswith("def "))
-        body = "\n".join(lines[start + 1:])
-        names = [f for f in ALIASED if len(re.findall(rf"(?<![\w.])s\.{f}\b", body)) >= 2]
+        found = _ALIASED_REF.findall("\n".join(lines[start + 1:]))
+        names = [f for f in ALIASED if found.count(f) >= 2]
         if not names:
             return
+        chosen = set(names)
+
+        def local(m):
+            return f"_s_{m.group(1)}" if m.group(1) in chosen else m.group(0)
+
         for i in range(start + 1, len(lines)):
-            for f in names:
-                lines[i] = re.sub(rf"(?<![\w.])s\.{f}\b", f"_s_{f}", lines[i])
+            if "s." in lines[i]:
+                lines[i] = _ALIASED_REF.sub(local, lines[i])
         lines.insert(start + 1, "    " + "; ".join(f"_s_{f} = s.{f}" for f in names))
         self.line_span.insert(start + 1, None)
 
@@ -505,6 +511,7 @@ class Flow:
         return found
 
 
+_ALIASED_REF = re.compile(r"(?<![\w.])s\.(" + "|".join(ALIASED) + r")\b")
 _SLOT_REF = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
 
 

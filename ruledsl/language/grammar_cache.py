@@ -6,7 +6,8 @@ the grammar text, the parser options and the Lark and Python versions, so a chan
 (or another version) gets its own file and an old one is never used for it. The files go to
 ``$RULEDSL_CACHE_DIR``, else ``$XDG_CACHE_HOME/ruledsl``, else ``~/.cache/ruledsl``. When that
 directory cannot be made or written, or a cache file is unreadable, the parser is simply built.
-Set ``RULEDSL_CACHE_DIR`` to an empty string to turn the cache off. Each time a parser is
+Set ``RULEDSL_CACHE_DIR`` to an empty string to turn the cache off. A saved parser is unpickled, so
+a file that another user could have written is never loaded (:func:`.diskcache.trusted`). Each time a parser is
 saved, only the ``KEEP`` most recently used builds stay (several checkouts or versions may share
 the directory); older ones are deleted, so the directory never grows without bound.
 """
@@ -20,17 +21,10 @@ from pathlib import Path
 
 import lark
 
+from .diskcache import cache_dir, trusted
+
 OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
 KEEP = 8  # builds kept in the cache directory: a few checkouts or versions side by side
-
-
-def cache_dir() -> Path | None:
-    """Where built parsers are kept, or None when caching is off."""
-    chosen = os.environ.get("RULEDSL_CACHE_DIR")
-    if chosen is not None:
-        return Path(chosen) if chosen.strip() else None
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "ruledsl"
 
 
 def cache_file(grammar: str, directory: Path) -> Path:
@@ -46,6 +40,8 @@ def build(grammar: str) -> lark.Lark:
         return lark.Lark(grammar, **OPTIONS)
     path = cache_file(grammar, directory)
     try:
+        if not (trusted(directory) and trusted(path)):
+            raise OSError("not a file of this user's own")
         with open(path, "rb") as f:
             parser = lark.Lark.load(f)
         os.utime(path)  # used now: the pruning below keeps the builds in use

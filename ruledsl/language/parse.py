@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import difflib
 import functools
+import pickle
 import re
+import sys
 from pathlib import Path
 
 import lark
 from lark import Transformer, v_args
 
 from . import ast as A
-from . import setmoves, togethersets, windows
+from . import diskcache, setmoves, togethersets, windows
 from .errors import Diagnostic, RulesError, Span, source_line
 from .sizes import size_errors
 
@@ -198,7 +200,57 @@ def _join(items: list[str]) -> str:
 
 
 def parse(text: str, path: str = "<rules>") -> A.RulesFile:
-    """Parse one rules file; raise RulesError with a positioned diagnostic on bad syntax."""
+    """Parse one rules file; raise RulesError with a positioned diagnostic on bad syntax.
+
+    The tree of a text parsed before is read back from the user's cache (see :func:`_cached`)."""
+    name = _tree_file(text, path)
+    if name is not None:
+        tree = _cached(name)
+        if tree is not None:
+            return tree
+    tree = _parse(text, path)
+    if name is not None:
+        diskcache.write(name, pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL), "tree-*.pickle", TREES_KEPT)
+    return tree
+
+
+TREES_KEPT = 64  # syntax trees kept in the cache directory (a few games, versions, edits)
+
+
+@functools.lru_cache(maxsize=1)
+def _language_digest() -> str:
+    """A hash of the grammar and of this stage's source: a tree kept by another build is not used."""
+    parts = [data_path("grammar", "ruledsl.lark").read_bytes()]
+    here = Path(__file__).resolve().parent
+    parts += [f.read_bytes() for f in sorted(here.glob("*.py"))]
+    return diskcache.digest(*parts)
+
+
+def _tree_file(text: str, path: str) -> str | None:
+    """The cache file name of the tree of ``text`` read from ``path``, or None (no cache)."""
+    if diskcache.cache_dir() is None:
+        return None
+    try:
+        return f"tree-{diskcache.digest(_language_digest(), path, text, sys.version)}.pickle"
+    except OSError:
+        return None
+
+
+def _cached(name: str) -> A.RulesFile | None:
+    """The syntax tree kept as ``name``, or None. The file is the user's own (diskcache.trusted) and
+    named after the hash of the text, the path and the language's source, so it holds this text's
+    tree; anything unexpected in it is a miss."""
+    data = diskcache.read(name)
+    if data is None:
+        return None
+    try:
+        tree = pickle.loads(data)  # noqa: S301 - a file of this user's own, written by parse()
+    except Exception:
+        return None
+    return tree if isinstance(tree, A.RulesFile) else None
+
+
+def _parse(text: str, path: str) -> A.RulesFile:
     try:
         tree = parser().parse(text)
     except lark.exceptions.UnexpectedInput as err:
