@@ -16,7 +16,7 @@ from ..compiler.picking import Descending
 from ..engine.moves import Move
 from ..engine.state import State
 from ..language.errors import RulesRuntimeError
-from .worlds import Knowledge
+from ..engine.worlds import Knowledge
 
 
 @attrs.frozen
