@@ -3,6 +3,15 @@
     python benchmarks/bots.py                          # ismcts against random, 100 games per game
     python benchmarks/bots.py --games 20 --only highlow
     python benchmarks/bots.py --bot greedy --opponent random --json
+    python benchmarks/bots.py --ladder --games 20 --write-docs   # the ladder table of docs/bots.md
+
+The ladder (``--ladder``) plays, in every game of LADDER, each rung against
+the rung below (greedy against random, mcts against greedy, ismcts against
+mcts), and in Trolley Car, UNO and Goofspiel ruledsl's ismcts against
+OpenSpiel's ISMCTSBot, both at the same CPU time per decision
+(``--seconds``). Games come in pairs: the same seed twice, seats swapped.
+``--write-docs`` replaces the table between the ladder markers of
+docs/bots.md.
 
 For each two-player game below, game i (seed derived from --seed and i) seats
 the bot in seat i % 2 and the opponent in the other seat, so both seats are
@@ -37,6 +46,20 @@ GAMES = [
     ("highlow", ["games/tutorial_highlow.rules"], {}),
     ("trambahn", ["games/trambahn.rules"], {}),
 ]
+
+#: The ladder's games: (short name, rules file, parameters); every game of games/ with more than one seat.
+LADDER = [
+    ("trolley", "games/trolley_car.rules", {"single_round": True}),
+    ("uno", "games/uno.rules", {}),
+    ("goofspiel", "games/goofspiel.rules", {}),
+    ("highlow", "games/tutorial_highlow.rules", {}),
+    ("whist", "games/knockout_whist.rules", {}),
+    ("trambahn", "games/trambahn.rules", {}),
+    ("tramwaje", "games/tramwaje.rules", {}),
+    ("trolley_bet", "games/trolley_car_bet.rules", {"single_round": True}),
+]
+#: Games where ruledsl's ismcts meets OpenSpiel's ISMCTSBot.
+AGAINST_OPENSPIEL = ("trolley", "uno", "goofspiel")
 
 
 class Timed(Bot):
@@ -73,9 +96,68 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+class OpenSpielIsmcts(Bot):
+    """OpenSpiel's own ISMCTSBot (open_spiel.python.algorithms.ismcts) in a ruledsl seat, with a CPU time
+    budget per decision like ``ismcts:seconds=``. It searches from a state the adapter builds around
+    the player's Knowledge (no secret in it) and resamples with the adapter's resample_from_infostate."""
+
+    name = "openspiel-ismcts"
+    wants_worlds = True
+
+    def __init__(self, path: str, params: dict, players: int, seconds: float, seed: int):
+        import numpy as np
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        from ruledsl.adapters.openspiel import load_game
+
+        import random
+
+        self.given = {"seconds": seconds}
+        self.rng = random.Random(seed)
+        self.game = load_game(ROOT / path, players=players, params=params)
+        self.seconds = seconds
+        rng = np.random.RandomState(seed % (1 << 32))
+        evaluator = mcts.RandomRolloutEvaluator(1, rng)
+        budget = self
+
+        class Timed(ismcts.ISMCTSBot):
+            def run_search(self, state):  # as ISMCTSBot.run_search, stopped by CPU time instead of a count
+                self.reset()
+                legal = state.legal_actions()
+                if len(legal) == 1:
+                    return [(legal[0], 1.0)]
+                self._root_node = self.create_new_node(state)
+                end = time.process_time() + budget.seconds
+                while time.process_time() < end:
+                    self.run_simulation(self.sample_root_state(state))
+                return self.get_final_policy(state, self._root_node)
+
+        # keyed by the observation: the adapter's information state replays from a seed a world has not
+        self.bot = Timed(self.game, evaluator, 1.0, 1, random_state=rng, use_observation_string=True)
+
+    def choose(self, view, legal, knowledge):
+        if len(legal) == 1:
+            return legal[0]
+        state = self.game.new_initial_state()
+        # a world the player cannot tell from the real one (others' secret choices drawn again)
+        state._box.state = knowledge.sample(self.rng)
+        codec = state._box.setup.actions
+        action = self.bot.step(state)
+        return codec.decode(action)
+
+
+def make_seat(spec: str, path: str, params: dict, seed: int) -> Bot:
+    """A bot by its name; ``openspiel-ismcts:seconds=S`` is OpenSpiel's ISMCTSBot."""
+    if spec.startswith(OpenSpielIsmcts.name):
+        seconds = float(spec.partition("seconds=")[2] or 0.1)
+        return OpenSpielIsmcts(path, params, 2, seconds, seed)
+    return make_bot(spec, seed)
+
+
 def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: int, start: int = 0,
-            progress=None) -> dict:
-    """Play the games and sum them up; ``progress(row)`` is called with the sums after every game."""
+            progress=None, paired: bool = False) -> dict:
+    """Play the games and sum them up; ``progress(row)`` is called with the sums after every game.
+    With ``paired``, games 2k and 2k+1 share one seed, seats swapped."""
     game = ruledsl.load(ROOT / path, params=params)
     score = 0.0
     sole = shared = played = 0
@@ -83,13 +165,16 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
     decisions = 0
     started = time.perf_counter()
     row: dict = {}
+    opponent_cpu = 0.0
+    opponent_decisions = 0
     for i in range(start, start + games):
-        game_seed = derive_seed(seed, i)
+        game_seed = derive_seed(seed, i // 2 if paired else i)
         seat = i % 2
-        timed = Timed(make_bot(bot, derive_seed(game_seed, 100 + seat)))
+        timed = Timed(make_seat(bot, path, params, derive_seed(game_seed, 100 + seat)))
+        other = Timed(make_seat(opponent, path, params, derive_seed(game_seed, 1 - seat)))
         seats = [opponent, opponent]
         seats[seat] = timed
-        seats[1 - seat] = make_bot(opponent, derive_seed(game_seed, 1 - seat))
+        seats[1 - seat] = other
         result = play_game(game, 2, game_seed, seats)
         played += 1
         if seat in result.winners:
@@ -102,6 +187,8 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
         seconds += timed.seconds
         cpu_seconds += timed.cpu_seconds
         decisions += timed.decisions
+        opponent_cpu += other.cpu_seconds
+        opponent_decisions += other.decisions
         low, high = wilson(score, played)
         row = {
             "game": game.name, "rules": path, "params": params, "bot": bot, "opponent": opponent,
@@ -109,12 +196,67 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
             "ci95": [low, high], "decisions": decisions,
             "seconds_per_decision": seconds / decisions if decisions else 0.0,
             "cpu_seconds_per_decision": cpu_seconds / decisions if decisions else 0.0,
+            "opponent_cpu_seconds_per_decision": opponent_cpu / opponent_decisions if opponent_decisions else 0.0,
             "seconds": seconds, "cpu_seconds": cpu_seconds,
             "wall_seconds": time.perf_counter() - started,
         }
         if progress is not None:
             progress(row)
     return row
+
+
+def ladder(games: int, seed: int, seconds: float, only=None, progress=None) -> list[dict]:
+    """The ladder's rows: each rung against the one below, and ismcts against OpenSpiel's ISMCTSBot."""
+    search = f"seconds={seconds}"
+    rungs = [("greedy", "random"), (f"mcts:{search}", "greedy"), (f"ismcts:{search}", f"mcts:{search}")]
+    rows = []
+    for short, path, params in LADDER:
+        if only and short not in only:
+            continue
+        pairs = list(rungs)
+        if short in AGAINST_OPENSPIEL:
+            pairs.append((f"ismcts:{search}", f"openspiel-ismcts:{search}"))
+        for bot, opponent in pairs:
+            row = measure(path, params, bot, opponent, games, seed, paired=True)
+            row["short"] = short
+            rows.append(row)
+            if progress is not None:
+                progress(row)
+    return rows
+
+
+LADDER_START = "<!-- ladder: benchmarks/bots.py --ladder --write-docs -->"
+LADDER_END = "<!-- end of ladder -->"
+
+
+def ladder_table(rows: list[dict], games: int, seconds: float) -> str:
+    lines = [LADDER_START, "",
+             f"Two players, {games} games per row in pairs of one seed with seats swapped; mcts and ismcts at "
+             f"`seconds={seconds}` (CPU time per decision), OpenSpiel's ISMCTSBot at the same CPU time. A shared "
+             "win counts half; the interval is the 95% Wilson interval; CPU time per decision counts decisions "
+             "with more than one legal move.", "",
+             "| Game | Bot | Against | Win rate | 95% interval | CPU per decision (bot / against) |",
+             "| --- | --- | --- | ---: | --- | ---: |"]
+    for r in rows:
+        lines.append(f"| {r['game']} | `{r['bot']}` | `{r['opponent']}` | {r['win_rate']:.0%} | "
+                     f"{r['ci95'][0]:.0%} to {r['ci95'][1]:.0%} | {r['cpu_seconds_per_decision'] * 1000:.0f} ms / "
+                     f"{r['opponent_cpu_seconds_per_decision'] * 1000:.0f} ms |")
+    lines += ["", f"({platform.python_implementation()} {platform.python_version()}, {platform.machine()}; "
+              f"`python benchmarks/bots.py --ladder --games {games} --seconds {seconds} --write-docs`)", "",
+              LADDER_END]
+    return "\n".join(lines)
+
+
+def write_docs(table: str) -> None:
+    path = ROOT / "docs/bots.md"
+    text = path.read_text()
+    if LADDER_START in text and LADDER_END in text:
+        head, rest = text.split(LADDER_START, 1)
+        tail = rest.split(LADDER_END, 1)[1]
+        text = head + table + tail
+    else:
+        text = text.rstrip("\n") + "\n\n## The ladder\n\n" + table + "\n"
+    path.write_text(text)
 
 
 def main() -> None:
@@ -129,7 +271,20 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="one JSON object per game instead of a table")
     ap.add_argument("--progress", action="store_true",
                     help="also print the sums so far to stderr after every game, as JSON")
+    ap.add_argument("--ladder", action="store_true", help="the ladder: each bot against the one below, "
+                                                          "and ismcts against OpenSpiel's ISMCTSBot")
+    ap.add_argument("--seconds", type=float, default=0.05, help="the ladder's CPU time per search decision")
+    ap.add_argument("--game", action="append", help="the ladder: only this game (short name)")
+    ap.add_argument("--write-docs", action="store_true", help="the ladder: write its table into docs/bots.md")
     args = ap.parse_args()
+    if args.ladder:
+        report = (lambda r: print(json.dumps(r), file=sys.stderr, flush=True))
+        rows = ladder(args.games, args.seed, args.seconds, args.game, report)
+        table = ladder_table(rows, args.games, args.seconds)
+        print(table)
+        if args.write_docs:
+            write_docs(table)
+        return
     rows = []
     for short, paths, params in GAMES:
         if args.only and short not in args.only:

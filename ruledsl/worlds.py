@@ -1,7 +1,7 @@
-"""``ruledsl.worlds`` is :mod:`ruledsl.play.worlds`: the documented path, kept as the same module."""
+"""``ruledsl.worlds`` is :mod:`ruledsl.engine.worlds`: the documented path, kept as the same module."""
 
 import sys
 
-from .play import worlds as _module
+from .engine import worlds as _module
 
 sys.modules[__name__] = _module

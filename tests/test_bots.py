@@ -51,7 +51,7 @@ def test_settings_are_parsed_and_shown():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("ismcts:iters=3", r"^bot 'ismcts' has no setting 'iters' \(its settings: c, depth, iterations, time\)$"),
+    ("ismcts:iters=3", r"^bot 'ismcts' has no setting 'iters' \(its settings: c, depth, iterations, seconds, time, widen\)$"),
     ("ismcts:iterations=0", r"^bot 'ismcts': setting 'iterations' must be a finite number of at least 1, not 0$"),
     ("ismcts:iterations=2.5", r"^bot 'ismcts': setting 'iterations' must be a whole number, not '2.5'$"),
     ("mcts:c=fast", r"^bot 'mcts': setting 'c' must be a number, not 'fast'$"),
@@ -192,7 +192,7 @@ def test_the_bot_examples_in_the_docs_run(monkeypatch, capsys):
 
     text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3  # OpenSpiel's ISMCTSBot on a rules file, a bot of one's own, simulating with it
     monkeypatch.chdir(ROOT)
     monkeypatch.setattr("ruledsl.bots.BOTS", dict(BOTS))  # the example registers a bot: not for the other tests
     import ruledsl.bots as bots_module
@@ -200,6 +200,7 @@ def test_the_bot_examples_in_the_docs_run(monkeypatch, capsys):
     for block in blocks:
         exec(compile(block, "docs/bots.md", "exec"), namespace)  # noqa: S102 - our own documentation
     assert "flat" in bots_module.BOTS and "flat" not in BOTS
+    assert type(namespace["bot"]).__name__ == "ISMCTSBot"
     winners, rates = capsys.readouterr().out.splitlines()
     assert winners in ("[0]", "[1]", "[0, 1]")
     assert len(eval(rates)) == 2  # noqa: S307 - a printed list of two numbers

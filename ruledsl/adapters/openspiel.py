@@ -14,15 +14,24 @@ saved and restored with ``pyspiel.serialize_game_and_state``.
   ``State.view(player)``; the observation string is the view as JSON. The
   information state string is the player's views after every step, one per
   line (perfect recall); there is no information state tensor.
+- Resampling: ``resample_from_infostate(player, sampler)`` (OpenSpiel's
+  ``ResampleFromInfostate``, which its ``ISMCTSBot`` calls) gives a state the
+  player cannot tell from this one: the world that ruledsl's own ``ismcts``
+  samples (:class:`ruledsl.worlds.Knowledge`), drawn with a generator seeded
+  from ``sampler``. The player's information state string is kept; the other
+  players' start again from what they see in the sampled world.
 - Returns: 1 for each player ranked first by the rules' ``winner``, 0 for the
   others (and 0 for everybody when the game stopped at its move limit).
 """
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pyspiel
 
+from ..engine.worlds import Knowledge
 from ..language.errors import IllegalMove, ParameterError
 from .encode import (
     ActionCodec,
@@ -210,6 +219,22 @@ class RuledslState(pyspiel.State):
     def __str__(self):
         return "seed not chosen" if self.inner is None else state_text(self.inner)
 
+    def resample_from_infostate(self, player_id: int, probability_sampler):
+        """A state ``player_id`` cannot tell from this one: the hidden cards dealt again at random
+        (:meth:`ruledsl.worlds.Knowledge.sample`), with a generator seeded from ``probability_sampler``.
+        Before the chance node, the state itself (nothing is known yet, nothing to resample)."""
+        clone = self.clone()
+        if self.inner is None or self.inner.is_over:
+            return clone
+        seed = int(float(probability_sampler()) * (1 << 53))
+        world = Knowledge(self.inner, player_id).sample(random.Random(seed))
+        seen = self._box.recall()
+        histories = [list(seen[p]) if p == player_id else ["resampled", ObservationCodec.text(world.view(p))]
+                     for p in range(self.inner.n)]
+        clone._box.state = world
+        clone._box.memory = (len(world.moves), world.clone(), histories)
+        return clone
+
     def information_state_text(self, player: int) -> str:
         """The player's views after the chance node and after every move, one a line."""
         if self.inner is None:
@@ -234,6 +259,7 @@ class _Box:
         s = self.state
         memory = self.memory
         if memory is None or memory[1].seed != s.seed or memory[1].moves != s.moves[:memory[0]]:
+            # (a resampled world has no seed to replay from: its memory was set when it was made)
             start = s.game.new_game(s.n, s.seed)
             memory = (0, start, [[ObservationCodec.text(start.view(p))] for p in range(s.n)])
         done, at, seen = memory

@@ -15,8 +15,8 @@ import attrs
 from ..compiler.picking import Descending
 from ..engine.moves import Move
 from ..engine.state import State
+from ..engine.worlds import Knowledge
 from ..language.errors import RulesRuntimeError
-from .worlds import Knowledge
 
 
 @attrs.frozen

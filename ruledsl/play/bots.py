@@ -74,34 +74,45 @@ class FirstMoveBot(Bot):
         return legal[0]
 
 
-def _after(world: State, move: Move, rng: random.Random | None = None, answer: bool = False) -> State:
-    """``world`` after ``move``; with ``rng``, a set of cards the move starts is also finished, and with
-    ``answer``, the other player who decides next after a set is answered as greedy would answer."""
+def _after(world: State, move: Move, rng: random.Random | None = None, answer: int = 0,
+           root: str | None = None) -> State:
+    """``world`` after ``move``; with ``rng``, a set of cards the move starts is also finished, and up
+    to ``answer`` decisions that follow from it are made as one-decision greedy players would, until
+    the player is back at the decision ``root`` (default: the one ``move`` is made in)."""
+    if root is None:
+        root = world.decision
+    player = world.actor
     after = world.clone()
     after._apply(move)
     if rng is not None:
-        finish_set(after, rng, answer=answer)
+        finish_set(after, rng, answer=answer, root=root, player=player)
     return after
 
 
-def finish_set(world: State, rng: random.Random, limit: int = 200, answer: bool = False) -> None:
+def finish_set(world: State, rng: random.Random, limit: int = 200, answer: int = 0, root: str | None = None,
+               player: int | None = None) -> None:
     """Carry on the move the player of ``world`` has started, as far as it goes without a real choice:
     a decision with one legal move is made, and a set of cards being built is finished the shortest
     way (``done`` as soon as it is legal, else a card added at random; docs/language.md §4.12.3).
-    A set is one move: only its end shows what it does. With ``answer``, when a finished set hands the
-    decision to another player (an offer's seller, an attack's victim), that player answers with the
-    move after which they stand best (one decision, judged the same way)."""
-    player = world.actor
+    A set is one move: only its end shows what it does.
+
+    With ``answer`` above 0, the consequences of a finished set are followed too, for up to ``answer``
+    real decisions, until the player is back at the decision ``root`` (where the move began; for a step
+    of a set, the decision before the set): each decision is
+    made by its player as a one-decision greedy player would (the move after which they stand best);
+    a response window of another player is passed (nobody cuts in). So an offer is judged by the
+    seller's answer, and an attack by the defence and by the cards it then takes or is given."""
+    if player is None:
+        player = world.actor
+    answered = False
     for _ in range(limit):
         if world.over:
             return
-        if world.actor != player:
-            if answer and world.moves and world.moves[-1].name == "done":
-                who, options = world.actor, world.legal_moves()
-                outcomes = [_after(world, m, rng) for m in options]
-                values = [_judge(o, who) for o in outcomes]
-                chosen = outcomes[values.index(max(values))]
-                _become(world, chosen)
+        if world.actor != player and not answered:
+            if not (answer and world.moves and world.moves[-1].name == "done"):
+                return
+            answered = True  # from here on, follow the consequences of the set
+        if answered and world.actor == player and (root is None or world.decision == root):
             return
         legal = world.legal_moves()
         if len(legal) == 1:
@@ -109,8 +120,20 @@ def finish_set(world: State, rng: random.Random, limit: int = 200, answer: bool 
         elif building(world):
             done = [m for m in legal if m.name == "done"]
             world._apply(done[0] if done else legal[rng.randrange(len(legal))])
-        else:
+        elif not answered:
             return
+        elif answer <= 0:
+            return
+        else:
+            answer -= 1
+            passes = [m for m in legal if m.name == "pass"]
+            if passes and world.actor != player:
+                world._apply(passes[0])
+                continue
+            who = world.actor
+            outcomes = [_after(world, m, rng) for m in legal]
+            values = [_judge(o, who) for o in outcomes]
+            _become(world, outcomes[values.index(max(values))])
 
 
 def _become(world: State, other: State) -> None:
@@ -135,25 +158,34 @@ class GreedyBot(Bot):
     wants_worlds = True
     settings = {
         "samples": Setting(int, 4, 1, "worlds sampled to judge each move (hidden cards dealt at random)"),
-        "answers": Setting(int, 1, 0, "1: after a set of cards, the other player who decides next answers "
-                                      "as a greedy player would, before the move is judged (0: judge it there)"),
+        "answers": Setting(int, 4, 0, "after a set of cards, up to this many decisions that follow from it "
+                                      "(an offer's answer, a defence, the cards an attack takes) are made as "
+                                      "a one-decision greedy player would, before the move is judged "
+                                      "(0: judge it where the set ends)"),
     }
 
-    def __init__(self, seed: int = 0, samples: int = 4, answers: int = 1):
+    def __init__(self, seed: int = 0, samples: int = 4, answers: int = 4):
         self.seed = seed
         self.samples = samples
         self.answers = answers
         self.rng = random.Random(seed)
+        #: the decision of its last real choice that was not a step of a set: where a set began
+        self._outer: str | None = None
 
     def choose(self, view, legal, knowledge):
         if len(legal) == 1:
             return legal[0]
         player = knowledge.player
+        decision = knowledge.world.decision
+        if building(knowledge.world):
+            root = self._outer or decision
+        else:
+            root = self._outer = decision
         totals: list | None = None
         for _ in range(self.samples):
             world = knowledge.sample(self.rng)
             try:
-                values = [_judge(_after(world, move, self.rng, self.answers > 0), player) for move in legal]
+                values = [_judge(_after(world, move, self.rng, self.answers, root), player) for move in legal]
             except RulesRuntimeError:
                 continue  # a rule failed in this sampled world: judge by the others
             if totals is None:

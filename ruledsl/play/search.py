@@ -28,11 +28,20 @@ import random
 import time
 
 from ..language.errors import RulesRuntimeError
-from .botbase import Bot, Setting, ranking_keys, rewards
+from .botbase import Bot, Setting, heuristic, outcome, ranking_keys, rewards
+
+
+def rewards_value(state, player: int) -> float:
+    """How good ``state`` is for ``player`` by the rules' heuristic; a won game above any value, a lost one
+    below (the order of greedy's judgement)."""
+    won = outcome(state, player)
+    if won:
+        return won * math.inf
+    return heuristic(state, player)
 
 
 class _Node:
-    __slots__ = ("player", "children", "visits", "wins", "avail")
+    __slots__ = ("player", "children", "visits", "wins", "avail", "prior")
 
     def __init__(self, player: int):
         self.player = player  # who made the move that leads here
@@ -40,6 +49,7 @@ class _Node:
         self.visits = 0
         self.wins = 0.0
         self.avail = 0
+        self.prior: dict | None = None  # move -> the heuristic of its mover after it (wide decisions only)
 
 
 class _SearchBot(Bot):
@@ -49,18 +59,29 @@ class _SearchBot(Bot):
         "c": Setting(float, 0.7, 0.0, "exploration constant of the UCB1 rule"),
         "depth": Setting(int, 40, 0, "random moves after which a rollout stops once scores differ "
                                      "(0: always play to the end)"),
-        "time": Setting(float, 0.0, 0.0, "stop a search after this many seconds (0: no limit; "
+        "time": Setting(float, 0.0, 0.0, "stop a search after this many seconds of wall clock (0: no limit; "
                                          "a limit makes games depend on the machine's speed)"),
+        "seconds": Setting(float, 0.0, 0.0, "search for this many seconds of CPU time per decision, as many "
+                                            "iterations as fit (with `iterations` given too: whichever ends "
+                                            "first; 0: by iterations only)"),
+        "widen": Setting(int, 6, 0, "with a heuristic in the rules, a decision with at least this many moves "
+                                    "is widened progressively: its moves are tried best first by the "
+                                    "heuristic, one more as its visits grow (0: off)"),
     }
 
     wants_worlds = True
 
-    def __init__(self, seed: int = 0, iterations: int = 100, c: float = 0.7, depth: int = 40, time: float = 0.0):
+    def __init__(self, seed: int = 0, iterations: int | None = None, c: float = 0.7, depth: int = 40,
+                 time: float = 0.0, seconds: float = 0.0, widen: int = 6):
         self.seed = seed
+        self.seconds = seconds
+        if iterations is None:  # by time alone when a time is given, else 100 iterations
+            iterations = 10 ** 9 if seconds > 0 or time > 0 else 100
         self.iterations = iterations
         self.c = c
         self.depth = depth
         self.time = time
+        self.widen = widen
         self.rng = random.Random(seed)
         #: The number of iterations of the last search (for benchmarks).
         self.last_iterations = 0
@@ -76,6 +97,8 @@ class _SearchBot(Bot):
         root = _Node(-1)
         fixed = None if self.resample else knowledge.sample(rng)
         deadline = time.perf_counter() + self.time if self.time > 0 else None
+        cpu_deadline = time.process_time() + self.seconds if self.seconds > 0 else None
+        self._widening = self.widen > 0 and knowledge.world.program.heuristic is not None
         done = 0
         for _ in range(self.iterations):
             world = knowledge.sample(rng) if fixed is None else fixed.clone()
@@ -85,6 +108,8 @@ class _SearchBot(Bot):
                 pass  # a rule failed in this sampled world: learn nothing from it
             done += 1
             if deadline is not None and time.perf_counter() > deadline:
+                break
+            if cpu_deadline is not None and time.process_time() > cpu_deadline:
                 break
         self.last_iterations = done
         best = None
@@ -99,8 +124,11 @@ class _SearchBot(Bot):
         path = []
         node = root
         moves = list(legal)
+        widening = self._widening
         while True:
             children = node.children
+            if widening and len(moves) >= self.widen:
+                moves = self._widened(node, s, moves)
             untried = []
             for m in moves:
                 child = children.get(m)
@@ -110,7 +138,8 @@ class _SearchBot(Bot):
                     child.avail += 1
             actor = s.actor
             if untried:
-                move = untried[rng.randrange(len(untried))]
+                # a widened decision tries its moves best first; others in a random order
+                move = untried[0] if node.prior is not None else untried[rng.randrange(len(untried))]
                 node = children[move] = _Node(actor)
                 node.avail = 1
                 s._apply(move)
@@ -135,6 +164,27 @@ class _SearchBot(Bot):
         for node in path:
             node.visits += 1
             node.wins += result[node.player]
+
+    def _widened(self, node: _Node, s, moves: list) -> list:
+        """Progressive widening: the moves of a wide decision, best first by the heuristic of the player
+        who makes them (the position right after the move), cut to the few its visits have earned:
+        ``2 + sqrt(visits)``. The heuristic of a move is worked out once per node (in the first world
+        where the move is legal) and kept."""
+        prior = node.prior
+        if prior is None:
+            prior = node.prior = {}
+        actor = s.actor
+        for m in moves:
+            if m not in prior:
+                after = s.clone()
+                try:
+                    after._apply(m)
+                    prior[m] = rewards_value(after, actor)
+                except RulesRuntimeError:
+                    prior[m] = -math.inf
+        ranked = sorted(moves, key=lambda m: -prior[m])
+        visits = sum(node.children[m].visits for m in moves if m in node.children)
+        return ranked[:2 + int(math.sqrt(visits))]
 
     def _rollout(self, s, rng: random.Random) -> None:
         depth = self.depth

@@ -26,8 +26,8 @@ from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.observe import move_seen, observation
 from ..engine.state import State
+from ..engine.worlds import follow_cards, told, trade_groups
 from ..language.errors import IllegalMove, RuledslError, RulesRuntimeError
-from ..play.worlds import follow_cards, told, trade_groups
 
 LOG_FORMAT = "ruledsl-log"
 LOG_MISMATCH = "log"  # the check name when a log's move is not legal: the log does not fit the rules

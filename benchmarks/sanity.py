@@ -1,0 +1,220 @@
+"""Do the bots play the seed games like sensible players? Counts of what they do, per game.
+
+    python benchmarks/sanity.py tramwaje --bot greedy --games 20
+    python benchmarks/sanity.py trambahn --bot greedy --bot ismcts --games 20
+    nice -n 10 python benchmarks/sanity.py tramwaje --games 100 --json    # the figures of docs/games/
+
+Tramwaje (three players by default): companies founded before the round
+bound, cards paid per card bought in accepted offers (mean and max), gifts
+(accepted offers that pay nothing) and among them Kings or wild cards given
+away, attacks made (with their strength) and repelled, and the moves (turns)
+in which the player used up ``max_actions`` actions.
+
+Trambahn (two players): tramways bought, regular scorings, extra tours, final
+scores, and the share of games in which each bot bought a tramway and scored.
+
+Every seat plays the same bot unless ``--bot`` is given once per seat. The CPU
+time per decision is the time of this process spent in the bots' choose(), over
+decisions with more than one legal move. Nothing is asserted: this only counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import ruledsl  # noqa: E402
+from ruledsl.play.botbase import decide  # noqa: E402
+from ruledsl.play.bots import make_bot  # noqa: E402
+from ruledsl.play.sim import derive_seed  # noqa: E402
+
+DEFAULT_BOT = "ismcts"
+
+
+def _play(game, n: int, seed: int, specs: list[str], watch) -> tuple:
+    """Play one game; ``watch(state, move)`` is called before every move. Returns (state, cpu, decisions)."""
+    state = game.new_game(n, seed)
+    bots = [make_bot(specs[p % len(specs)], derive_seed(seed, p)) for p in range(n)]
+    cpu = 0.0
+    decisions = 0
+    while not state.is_over:
+        player = state.current_player
+        legal = state.legal_moves()
+        if len(legal) > 1:
+            start = time.process_time()
+            move = decide(bots[player], state, player, legal)
+            cpu += time.process_time() - start
+            decisions += 1
+        else:
+            move = legal[0]
+        watch(state, move)
+        state._apply(move)
+    return state, cpu, decisions
+
+
+def _strength(state, cards) -> int:
+    return sum(state.evaluate("strength", c) for c in cards)
+
+
+def tramwaje(args) -> dict:
+    game = ruledsl.load(ROOT / "games/tramwaje.rules")
+    n = args.players or 3
+    cap = game.program.params.get("max_actions", 40)
+    totals = {"games": 0, "founded": 0, "round_bound": 0, "move_limit": 0, "turns": 0, "capped_turns": 0,
+              "accepted": 0, "rejected": 0, "bought": 0, "paid": 0, "paid_per_bought": [], "gifts": 0,
+              "kings_or_wilds_given_free": 0, "attacks": 0, "repelled": 0, "strengths": [],
+              "founder_seats": [0] * n, "cpu": 0.0, "decisions": 0, "examples": []}
+    for i in range(args.games):
+        seed = derive_seed(args.seed, i)
+        turn = {"key": None, "actions": 0, "last": None}
+
+        def close_turn():
+            if turn["key"] is not None:
+                totals["turns"] += 1
+                if turn["actions"] >= cap and turn["last"] != "end_move":
+                    totals["capped_turns"] += 1
+
+        def watch(state, move):
+            if state.decision == "action":
+                key = state.get_var("moves_played")
+                if key != turn["key"]:
+                    close_turn()
+                    turn.update(key=key, actions=0)
+                turn["actions"] += 1
+                turn["last"] = move.name
+                if move.name == "attack_player":
+                    totals["attacks"] += 1
+            elif state.decision == "defence":
+                battle = state.zones[state.zone_id("battle")]
+                totals["strengths"].append(_strength(state, battle))
+                if move.name == "repel":
+                    totals["repelled"] += 1
+            elif state.decision == "answer":
+                goods = list(state.zones[state.zone_id("goods")])
+                pay = list(state.zones[state.zone_id("payment_on_sale")])
+                for p in range(n):
+                    pay += state.zones[state.zone_id(f"payment[{p}]")]
+                if move.name == "reject":
+                    totals["rejected"] += 1
+                    return
+                totals["accepted"] += 1
+                totals["bought"] += len(goods)
+                totals["paid"] += len(pay)
+                totals["paid_per_bought"].append(len(pay) / max(1, len(goods)))
+                if not pay:
+                    totals["gifts"] += 1
+                    given = [state.card_label(c) for c in goods]
+                    if any(state.evaluate("wild", c) or state.evaluate("of_rank", c, 13) for c in goods):
+                        totals["kings_or_wilds_given_free"] += 1
+                    if len(totals["examples"]) < 5:
+                        totals["examples"].append({"game": i, "gift": given})
+                elif len(pay) >= 3 * len(goods) and len(totals["examples"]) < 5:
+                    totals["examples"].append({"game": i, "bought": [state.card_label(c) for c in goods],
+                                               "paid": [state.card_label(c) for c in pay]})
+
+        state, cpu, decisions = _play(game, n, seed, args.bot, watch)
+        close_turn()
+        totals["games"] += 1
+        totals["cpu"] += cpu
+        totals["decisions"] += decisions
+        if state.finding:
+            totals["move_limit"] += 1
+        elif state.get_var("founded"):
+            totals["founded"] += 1
+            totals["founder_seats"][state.get_var("founder")] += 1
+        else:
+            totals["round_bound"] += 1
+        if args.progress:
+            print(json.dumps({"game": i, "founded": totals["founded"], "turns": totals["turns"]}),
+                  file=sys.stderr, flush=True)
+    ppb = totals.pop("paid_per_bought")
+    strengths = totals.pop("strengths")
+    cpu, decisions = totals.pop("cpu"), totals.pop("decisions")
+    return {"game": "tramwaje", "players": n, "bots": args.bot, "seed": args.seed, **totals,
+            "paid_per_bought_mean": statistics.mean(ppb) if ppb else None,
+            "paid_per_bought_max": max(ppb) if ppb else None,
+            "paid_per_bought_overall": totals["paid"] / totals["bought"] if totals["bought"] else None,
+            "attack_strength_mean": statistics.mean(strengths) if strengths else None,
+            "capped_share": totals["capped_turns"] / totals["turns"] if totals["turns"] else 0.0,
+            "cpu_ms_per_decision": 1000 * cpu / decisions if decisions else 0.0, "decisions": decisions}
+
+
+def trambahn(args) -> dict:
+    game = ruledsl.load(ROOT / "games/trambahn.rules")
+    n = 2
+    specs = args.bot
+    per_seat = {p: {"games": 0, "bought_and_scored": 0, "tramways": 0, "score": []} for p in range(n)}
+    totals = {"games": 0, "tramways": 0, "scorings": 0, "extra_tours": 0, "ended_by_scorings": 0,
+              "zero_zero": 0, "cpu": 0.0, "decisions": 0}
+    by_bot: dict = {}
+    for i in range(args.games):
+        seed = derive_seed(args.seed, i)
+        # seats swapped every game when two bots are given
+        order = specs if i % 2 == 0 or len(specs) == 1 else list(reversed(specs))
+        bought = [0] * n
+
+        def watch(state, move):
+            if move.name == "buy":
+                bought[state.current_player] += 1
+
+        state, cpu, decisions = _play(game, n, seed, order, watch)
+        totals["games"] += 1
+        totals["cpu"] += cpu
+        totals["decisions"] += decisions
+        scorings = state.get_var("scorings")
+        totals["scorings"] += scorings
+        totals["ended_by_scorings"] += scorings >= game.program.params.get("scorings_to_end", 10)
+        totals["tramways"] += sum(bought)
+        extra = [state.get_var(f"extra[{p}]") for p in range(n)]
+        totals["extra_tours"] += sum(1 for p in range(n) for _ in [0] if extra[p] > 0)
+        scores = list(state.scores)
+        totals["zero_zero"] += all(s == 0 for s in scores)
+        for p in range(n):
+            name = order[p % len(order)]
+            row = by_bot.setdefault(name, {"seats": 0, "bought_and_scored": 0, "tramways": 0, "scores": [],
+                                           "wins": 0})
+            row["seats"] += 1
+            row["tramways"] += bought[p]
+            row["bought_and_scored"] += bought[p] > 0 and scores[p] > 0
+            row["scores"].append(scores[p])
+            row["wins"] += p in state.winners
+        if args.progress:
+            print(json.dumps({"game": i, "scores": scores, "bought": bought, "extra": extra}),
+                  file=sys.stderr, flush=True)
+    cpu, decisions = totals.pop("cpu"), totals.pop("decisions")
+    for row in by_bot.values():
+        s = row.pop("scores")
+        row["mean_score"] = statistics.mean(s)
+        row["max_score"] = max(s)
+        row["bought_and_scored_share"] = row["bought_and_scored"] / row["seats"]
+    return {"game": "trambahn", "players": n, "bots": specs, "seed": args.seed, **totals,
+            "by_bot": by_bot, "cpu_ms_per_decision": 1000 * cpu / decisions if decisions else 0.0,
+            "decisions": decisions}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game", choices=["tramwaje", "trambahn"])
+    ap.add_argument("--bot", action="append", help=f"a bot for every seat, or once per seat (default {DEFAULT_BOT})")
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--progress", action="store_true", help="a line per game on stderr")
+    args = ap.parse_args()
+    args.bot = args.bot or [DEFAULT_BOT]
+    start = time.process_time()
+    row = (tramwaje if args.game == "tramwaje" else trambahn)(args)
+    row["cpu_seconds"] = time.process_time() - start
+    print(json.dumps(row, ensure_ascii=False) if args.json else json.dumps(row, indent=1, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
