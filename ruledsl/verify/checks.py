@@ -28,6 +28,8 @@ from ..engine.observe import move_seen, observation
 from ..engine.state import State
 from ..language.errors import IllegalMove, RuledslError, RulesRuntimeError
 from ..play.worlds import follow_cards, told, trade_groups
+from .canon import position_hash, same_position
+from .leaks import LEAK, counterpart, number_message
 
 LOG_FORMAT = "ruledsl-log"
 LOG_MISMATCH = "log"  # the check name when a log's move is not legal: the log does not fit the rules
@@ -48,6 +50,7 @@ ENGINE_CHECKS = [
     ("save and clone", "a clone and a JSON round trip give an equal state"),
     ("replay", "replaying the seed and the moves gives the same state"),
     ("termination", "the game ends within the rules' move limit"),
+    ("cycle", "no position comes back: players cannot repeat moves and keep the game going forever"),
 ]
 
 
@@ -212,7 +215,8 @@ def hidden_positions(s: State, player: int) -> list:
     return out
 
 
-def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset(), same=()) -> State:
+def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset(), same=(),
+                   relabel_out: dict | None = None) -> State:
     """A copy of ``s`` in which the cards ``player`` cannot see trade places at random (the cards
     in ``keep`` stay where they are; a card trades places only with cards that agree on the
     attributes ``same``: what `tell` told the player, see :func:`worlds.trade_groups`). It is a
@@ -231,6 +235,8 @@ def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset(), 
         for k, card in zip(ks, mixed):
             shuffled[k] = card
     relabel = {a: b for a, b in zip(cards, shuffled) if a != b}
+    if relabel_out is not None:
+        relabel_out.update(relabel)  # card -> the card that lies where it lay
     for (z, i), card in zip(positions, shuffled):
         if z == -1:
             c.places[i] = card
@@ -326,21 +332,25 @@ def check_flow(states: list, moves: list, player: int, rng: random.Random) -> No
     for st in states:
         seen |= _visible_cards(st, player)
     same = tuple(sorted({a for st in states for a in told(st, player)}))
-    world = permute_hidden(states[0], player, rng, keep=frozenset(seen), same=same)
+    relabel: dict = {}
+    world = permute_hidden(states[0], player, rng, keep=frozenset(seen), same=same, relabel_out=relabel)
     if world.zones == states[0].zones and world.places == states[0].places:
         return  # nothing traded places
     for i, m in enumerate(moves):
-        if world.over or m not in world.legal_moves():
-            return
-        before = world.clone()
-        try:
-            world.apply(m)
-        except RuledslError:
+        if world.over:
             return
         after = states[i + 1]
         if after.over or after.rng != states[i].rng:
             return  # the end, or a shuffle (cards may have shown face up during it, then gone back)
-        shown, shown_there = move_seen(states[i], after, m, player), move_seen(before, world, m, player)
+        before = world.clone()
+        shown = move_seen(states[i], after, m, player)
+        there = counterpart(states[i], world, m, player, shown, relabel)
+        if there is None:
+            return  # the world cannot go on (the player's own move, or too many moves to try)
+        if there is LEAK:
+            raise Broken("information flow", number_message(player, states[i], shown))
+        mw, world = there
+        shown_there = move_seen(before, world, mw, player)
         here, there = observation(after, player), observation(world, player)
         if shown != shown_there or here != there:
             if shown == shown_there and {**here, "legal_moves": None} == {**there, "legal_moves": None}:
@@ -395,6 +405,8 @@ def play_checked(game: Game, players: int, seed: int, choose, on_step=None, dead
     recent = [s.clone()]  # the states before the last FLOW_WINDOW moves, and now
     recent_moves: list = []
     step = len(s.moves)
+    cycles = focus in (None, "cycle")
+    positions = {position_hash(s): step} if cycles else None  # the positions of this game: hash -> step
     while not s.is_over:
         if deadline is not None and time.monotonic() > deadline:
             raise OutOfTime()
@@ -417,6 +429,8 @@ def play_checked(game: Game, players: int, seed: int, choose, on_step=None, dead
             check_secret(before, s, m, random.Random(seed * 1_000_039 + step))
         if on_step:
             on_step(s)
+        if cycles:
+            check_repeat(s, positions, step)
         if full or focus == "save and clone":
             check_state(s)
         else:
@@ -433,6 +447,27 @@ def play_checked(game: Game, players: int, seed: int, choose, on_step=None, dead
             check_flow(recent, recent_moves, step % s.n, random.Random(seed * 1_000_037 + step))
     check_replay(s)
     return s
+
+
+def check_repeat(s: State, positions: dict, step: int) -> None:
+    """The position after move ``step`` must not be one this game was in before (a cycle: the
+    players could repeat the moves between forever). ``positions`` maps hashes to steps."""
+    if s.is_over:
+        return
+    h = position_hash(s)
+    at = positions.get(h)
+    if at is None:
+        positions[h] = step
+        return
+    if same_position(s.game.replay(s.n, s.seed, list(s.moves[:at])), s):
+        raise Broken("cycle", cycle_message(at, step - at))
+    positions[h] = step  # two positions with one hash: the newer one is remembered
+
+
+def cycle_message(at: int, length: int) -> str:
+    where = "the deal" if at == 0 else f"move {at}"
+    return (f"the position after {where} comes back after {length} more move{'s' if length != 1 else ''} "
+            f"(moves {at + 1} to {at + length}): the players can repeat them forever, and the game never ends")
 
 
 def check_light(s: State, conservation: bool = False) -> None:
