@@ -39,6 +39,7 @@ import attrs
 from ..engine.game import Game
 from ..language.errors import RulesRuntimeError
 from .canon import position_hash, same_position
+from .deal import deal_finding
 from .checks import FULL_CHECK_MOVES, Broken, Failure, _check_rules, apply_listed, check_hidden, cycle_message
 
 
@@ -79,6 +80,9 @@ def explore(game: Game, players: int, seed: int, max_states: int = 20_000, deadl
         return space, Failure("runs", str(err), players, seed, [])
     try:
         _check_position(root, seed, 0)
+        found = deal_finding(game, players, seed, root)
+        if found:
+            raise Broken("random deal", found)
     except Broken as err:
         return space, Failure(err.check, err.message, players, seed, [])
     index = {position_hash(root): 0}
