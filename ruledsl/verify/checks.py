@@ -353,7 +353,7 @@ def check_flow(states: list, moves: list, player: int, rng: random.Random) -> No
         shown = move_seen(states[i], after, m, player)
         there = counterpart(states[i], world, m, player, shown, relabel)
         if there is None:
-            return  # the world cannot go on (the player's own move, or too many moves to try)
+            return  # the world cannot go on
         if there is LEAK:
             raise Broken("information flow", number_message(player, states[i], shown))
         mw, world = there

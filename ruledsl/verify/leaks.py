@@ -28,46 +28,51 @@ COUNTERPARTS = 8  # moves of the other world tried at most to find one that look
 def counterpart(before: State, world: State, m, player: int, shown: str, relabel: dict):
     """The move of ``world`` (a world ``player`` cannot tell from ``before``) that ``player`` would
     see as they see ``m``: ``m`` itself if it is legal there, else ``m`` with its cards replaced by
-    the cards lying where they lay, else any legal move shown to ``player`` as ``shown``.
-    Returns (that move, the world after it); LEAK when no legal move of ``world`` looks like ``m``
-    to ``player`` (another player's number, player or word argument depends on cards ``player``
-    cannot see); None when the world cannot go on."""
+    the cards lying where they lay, else a legal move of the same name shown to ``player`` as
+    ``shown``. Returns (that move, the world after it); None when the world cannot go on; LEAK when
+    moves of that name are allowed in ``world`` but none with ``m``'s numbers, players and words:
+    they depend on cards ``player`` cannot see. (Whether a move of that name is allowed at all may
+    depend on them as the rules mean it to: a player who passes because they cannot play tells the
+    table so, as at a real table; the shape-of-play check looks at what follows.)"""
     legal = world.legal_moves()
-    tried = []
+    kinds = _arg_kinds(before, m)
     if m in legal:
-        tried.append(m)
+        return _made(world, m)
     if relabel and m.args:
-        mapped = Move(m.name, tuple(relabel.get(a, a) if kind == T.CARD else a
-                                          for a, kind in zip(m.args, _arg_kinds(before, m))))
-        if mapped != m and mapped in legal:
-            tried.append(mapped)
-    if before.actor == player:
-        if not tried:
-            return None  # the player's own move: what they may do is the hidden-information check's
-        candidates = tried[:1]
-    else:
-        candidates = tried + [x for x in legal if x.name == m.name and len(x.args) == len(m.args) and x not in tried]
-    if len(candidates) > COUNTERPARTS:
-        candidates = candidates[:COUNTERPARTS]
-        complete = False
-    else:
-        complete = True
-    for x in candidates:
-        w = world.clone()
-        try:
-            w.apply(x)
-        except RuledslError:
-            return None
-        if before.actor == player or move_seen(world, w, x, player) == shown:
-            return x, w
-    return LEAK if complete else None
+        mapped = Move(m.name, tuple(relabel.get(a, a) if kind == T.CARD else a for a, kind in zip(m.args, kinds)))
+        if mapped in legal:
+            return _made(world, mapped)
+    if before.actor == player or before.program.choices[before.choice].secret:
+        return None  # the player's own move (what they may do is the hidden-information check's), or unseen
+    same = [x for x in legal if x.name == m.name and len(x.args) == len(m.args)]
+    if not same:
+        return None
+    words = [i for i, kind in enumerate(kinds) if kind != T.CARD]
+    if words:
+        same = [x for x in same if all(x.args[i] == m.args[i] for i in words)]
+        if not same:
+            return LEAK
+    for x in same[:COUNTERPARTS]:
+        made = _made(world, x)
+        if made is not None and move_seen(world, made[1], x, player) == shown:
+            return made
+    return None
+
+
+def _made(world: State, x):
+    w = world.clone()
+    try:
+        w.apply(x)
+    except RuledslError:
+        return None
+    return x, w
 
 
 def _arg_kinds(s: State, m) -> list:
     for o in s.program.choices[s.choice].options:
         if o.name == m.name and len(o.params) == len(m.args):
             return list(o.kinds)
-    return [None] * len(m.args)
+    return [T.CARD] * len(m.args)
 
 
 def number_message(player, before, shown) -> str:
