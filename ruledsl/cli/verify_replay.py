@@ -144,8 +144,8 @@ def _progress(examples, budget: float):
     def words(report) -> str:
         games = f"{report.examples} of {_plural(examples, 'game')}" if examples else _plural(report.examples, "game")
         explored = sum(s.states for s in report.spaces)
-        return (f"{report.phase or 'starting'}: {games} done, {_plural(report.steps, 'move')} checked, "
-                f"{explored:,} positions explored")
+        return (f"{games} done, {_plural(report.steps, 'move')} checked, {explored:,} positions explored "
+                f"({report.phase or 'starting'})")
 
     if _stderr_is_terminal():
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
