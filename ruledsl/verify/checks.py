@@ -222,8 +222,7 @@ def hidden_positions(s: State, player: int) -> list:
     return out
 
 
-def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset(), same=(),
-                   relabel_out: dict | None = None) -> State:
+def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset(), same=()) -> State:
     """A copy of ``s`` in which the cards ``player`` cannot see trade places at random (the cards
     in ``keep`` stay where they are; a card trades places only with cards that agree on the
     attributes ``same``: what `tell` told the player, see :func:`worlds.trade_groups`). It is a
@@ -242,8 +241,6 @@ def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset(), 
         for k, card in zip(ks, mixed):
             shuffled[k] = card
     relabel = {a: b for a, b in zip(cards, shuffled) if a != b}
-    if relabel_out is not None:
-        relabel_out.update(relabel)  # card -> the card that lies where it lay
     for (z, i), card in zip(positions, shuffled):
         if z == -1:
             c.places[i] = card
@@ -339,8 +336,7 @@ def check_flow(states: list, moves: list, player: int, rng: random.Random) -> No
     for st in states:
         seen |= _visible_cards(st, player)
     same = tuple(sorted({a for st in states for a in told(st, player)}))
-    relabel: dict = {}
-    world = permute_hidden(states[0], player, rng, keep=frozenset(seen), same=same, relabel_out=relabel)
+    world = permute_hidden(states[0], player, rng, keep=frozenset(seen), same=same)
     if world.zones == states[0].zones and world.places == states[0].places:
         return  # nothing traded places
     for i, m in enumerate(moves):
@@ -351,13 +347,13 @@ def check_flow(states: list, moves: list, player: int, rng: random.Random) -> No
             return  # the end, or a shuffle (cards may have shown face up during it, then gone back)
         before = world.clone()
         shown = move_seen(states[i], after, m, player)
-        there = counterpart(states[i], world, m, player, shown, relabel)
+        there = counterpart(states[i], world, m, player)
         if there is None:
             return  # the world cannot go on
         if there is LEAK:
             raise Broken("information flow", number_message(player, states[i], shown))
-        mw, world = there
-        shown_there = move_seen(before, world, mw, player)
+        world = there[1]
+        shown_there = move_seen(before, world, m, player)
         here, there = observation(after, player), observation(world, player)
         if shown != shown_there or here != there:
             if shown == shown_there and {**here, "legal_moves": None} == {**there, "legal_moves": None}:

@@ -2,12 +2,11 @@
 depends on a card the viewer cannot see.
 
 The information-flow check (:func:`.checks.check_flow`) replays a window of moves in a world the
-viewer cannot tell from the real one (the cards they never see trade places). Each move of the real
-game needs its counterpart there: the same move if it is legal, else the move with its cards replaced
-by the cards lying where they lay, else any legal move shown to the viewer the same way
-(:func:`ruledsl.engine.observe.move_seen`: a hidden card is ``?``, a number or a word is shown as it
-is). If the world has no such move, what the viewer was shown rules the world out: the move tells them
-something about the cards they cannot see. ``bury(5)`` allowed only for a rank the mover holds face
+viewer cannot tell from the real one (the cards they never see trade places), as long as the moves stay
+legal there. When another player's move is not legal there, but moves of its name are, and none of
+them has its numbers, players and words (shown to everybody as they are, where a hidden card is
+``?``: :func:`ruledsl.engine.observe.move_seen`), what the viewer was shown rules the world out:
+the move tells them something about the cards they cannot see. ``bury(5)`` allowed only for a rank the mover holds face
 down tells everybody that the mover holds a 5; ``name(hearts)`` allowed only for a suit the mover
 holds tells them a suit. The rules may reveal the card (``reveal``/``show``), or tell the fact
 (``tell``): then the world keeps it, and there is no leak.
@@ -17,45 +16,30 @@ from __future__ import annotations
 
 from ..checker import types as T
 from ..engine.moves import Move
-from ..engine.observe import move_seen
 from ..engine.state import State
 from ..language.errors import RuledslError
 
 LEAK = object()  # counterpart(): no move of the other world looks like the move made
-COUNTERPARTS = 8  # moves of the other world tried at most to find one that looks the same
 
 
-def counterpart(before: State, world: State, m, player: int, shown: str, relabel: dict):
-    """The move of ``world`` (a world ``player`` cannot tell from ``before``) that ``player`` would
-    see as they see ``m``: ``m`` itself if it is legal there, else ``m`` with its cards replaced by
-    the cards lying where they lay, else a legal move of the same name shown to ``player`` as
-    ``shown``. Returns (that move, the world after it); None when the world cannot go on; LEAK when
-    moves of that name are allowed in ``world`` but none with ``m``'s numbers, players and words:
-    they depend on cards ``player`` cannot see. (Whether a move of that name is allowed at all may
-    depend on them as the rules mean it to: a player who passes because they cannot play tells the
-    table so, as at a real table; the shape-of-play check looks at what follows.)"""
+def counterpart(before: State, world: State, m, player: int):
+    """What ``world`` (a world ``player`` cannot tell from ``before``) makes of ``m``: (``m``, the world
+    after it) if ``m`` is legal there; LEAK if moves of ``m``'s name are allowed there but none with
+    its numbers, players and words (they depend on cards ``player`` cannot see); else None: the
+    world cannot go on. (Whether a move of that name is allowed at all may depend on hidden cards
+    as the rules mean it to: a player who passes because they cannot play tells the table so, as at
+    a real table, and a card played off suit says the hand has none of the suit.)"""
     legal = world.legal_moves()
-    kinds = _arg_kinds(before, m)
     if m in legal:
         return _made(world, m)
-    if relabel and m.args:
-        mapped = Move(m.name, tuple(relabel.get(a, a) if kind == T.CARD else a for a, kind in zip(m.args, kinds)))
-        if mapped in legal:
-            return _made(world, mapped)
     if before.actor == player or before.program.choices[before.choice].secret:
         return None  # the player's own move (what they may do is the hidden-information check's), or unseen
-    same = [x for x in legal if x.name == m.name and len(x.args) == len(m.args)]
-    if not same:
+    words = [i for i, kind in enumerate(_arg_kinds(before, m)) if kind != T.CARD]
+    if not words:
         return None
-    words = [i for i, kind in enumerate(kinds) if kind != T.CARD]
-    if words:
-        same = [x for x in same if all(x.args[i] == m.args[i] for i in words)]
-        if not same:
-            return LEAK
-    for x in same[:COUNTERPARTS]:
-        made = _made(world, x)
-        if made is not None and move_seen(world, made[1], x, player) == shown:
-            return made
+    same = [x for x in legal if x.name == m.name and len(x.args) == len(m.args)]
+    if same and not any(all(x.args[i] == m.args[i] for i in words) for x in same):
+        return LEAK
     return None
 
 
