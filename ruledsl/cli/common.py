@@ -39,7 +39,7 @@ LOG_VERSION = 1
 EXIT_RULES = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
-VERIFY_PROGRESS_SECONDS = 10.0  # how often verify prints a progress line when stderr is not a terminal
+VERIFY_PROGRESS_SECONDS = 5.0  # how often verify prints a progress line when stderr is not a terminal
 EXIT_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a tool stopped by a closed pipe
 EXIT_INTERRUPTED = 130  # 128 + SIGINT: what a shell reports for a tool stopped by Ctrl-C
 

@@ -10,6 +10,7 @@ import click
 
 from ..engine.load import load
 from ..language.errors import ParameterError, RuledslError, RulesError
+from ..verify.session import DEFAULT_SECONDS, DEFAULT_STATES
 from .common import (
     EXIT_RULES,
     LOG_FORMAT,
@@ -28,13 +29,24 @@ from .common import (
 from .games import _log_text, _winner_words
 from .progress import quiet_option
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT: what a shell reports for a command stopped by Ctrl-C
+
 
 @main.command("verify")
 @click.argument("file")
 @click.option("--players", "-p", type=int, multiple=True,
               help="Player count to try (repeatable) [default: every count the game allows].")
-@click.option("--examples", "-k", type=click.IntRange(min=1), default=25, show_default=True,
-              help="Games to play with checks after every step.")
+@click.option("--examples", "-k", type=click.IntRange(min=1), default=None,
+              help="Random games to play with checks after every step, at most [default: 25; "
+                   "with --seconds, as many as the time allows].")
+@click.option("--seconds", type=click.FloatRange(min=0), default=None,
+              help=f"CPU seconds to spend between exploration and random games [default: {DEFAULT_SECONDS:.0f}].")
+@click.option("--explore", "explore_only", is_flag=True,
+              help="Only explore deals position by position (breadth first), with the whole time budget.")
+@click.option("--states", type=click.IntRange(min=1), default=None,
+              help=f"Positions to explore at most, over all deals [default: {DEFAULT_STATES:,}, or what the time allows].")
+@click.option("--small", is_flag=True,
+              help="Explore first with each parameter at the low end of its declared range (`in LOW..HIGH`).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of hypothesis's search.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Set a parameter of the rules file.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
@@ -44,97 +56,123 @@ from .progress import quiet_option
 @click.option("--coverage", "show_coverage", is_flag=True,
               help="List every move, trigger, condition and rule line with how often the games reached it.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Split the games into this many independent searches run by as many processes "
-                   "(docs/scale.md).")
+              help="Split the work into this many independent searches run by as many processes "
+                   "(docs/scale.md); each spends the time budget.")
 @quiet_option
-def verify_command(file, players, examples, seed, sets, out_path, shrink_seconds, show_coverage, jobs,
-                   quiet) -> None:
-    """Check FILE's rules with property-based testing: the engine's invariants and the file's own."""
-    from ..verify.checks import checks_of, verify
+def verify_command(file, players, examples, seconds, explore_only, states, small, seed, sets, out_path,
+                   shrink_seconds, show_coverage, jobs, quiet) -> None:
+    """Check FILE's rules: explore deals position by position, then play random games, with the
+    engine's invariants and the file's own checked after every step."""
+    from ..verify.checks import checks_of
+    from ..verify.session import run, small_params
 
     game = _load_game(file, sets)
     counts = [_check_players(game, n) for n in players] or None
     if counts is None:  # every count the game allows: each must be set up with the parameters given
         for n in range(game.program.min_players, game.program.max_players + 1):
             _check_players(game, n)
-    click.echo(f"verifying {game.name} ({file}): {_plural(examples, 'game')}, checks after every step:")
+    budget = DEFAULT_SECONDS if seconds is None else seconds
+    if examples is None and seconds is None:
+        examples = 25
+    small_game = None
+    if small:
+        lows = small_params(file, _parse_sets(sets))
+        if lows:
+            small_game = (_load_game(file, tuple(sets) + tuple(f"{k}={v}" for k, v in lows.items())), lows)
+    games_text = "random games until the time is up" if examples is None else _plural(examples, "random game")
+    click.echo(f"verifying {game.name} ({file}): exploration, then {games_text}, within {budget:g} s of CPU; "
+               "checks after every step:")
     for name, what in checks_of(game):
         click.echo(f"  - {name}: {what}")
-    progress = None
-    bar = None
-    if quiet:
-        pass  # --quiet: no progress on stderr
-    elif _stderr_is_terminal():
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
-        bar = Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                       transient=True)
-        task = bar.add_task("verify", total=examples)
-
-        def progress(report):
-            bar.update(task, completed=report.examples)
-
-        bar.start()
-    else:
-        started = time.monotonic()
-        shown = {"at": started}
-
-        def progress(report):  # off a terminal: a line now and then
-            now = time.monotonic()
-            if now - shown["at"] >= VERIFY_PROGRESS_SECONDS:
-                shown["at"] = now
-                click.echo(f"verify: {report.examples} of {_plural(examples, 'game')} done, "
-                           f"{_plural(report.steps, 'move')} checked, {now - started:.0f} s", err=True)
+    progress, stop_progress = (None, lambda: None) if quiet else _progress(examples, budget)
     try:
         if jobs > 1:
             from ..verify.parallel import verify_parallel
 
-            def shards_done(done, total):
-                if bar is not None:
-                    bar.update(task, completed=done)
-
             report = verify_parallel(game, file, _parse_sets(sets), counts, examples, seed, jobs, shrink_seconds,
-                                     shards_done)
+                                     None, seconds=budget, states=states, explore_only=explore_only,
+                                     small=small_game[1] if small_game else None)
         else:
-            report = verify(game, counts, examples, seed, progress, shrink_seconds)
+            report = run(game, counts, examples, seed, budget, states, explore_only, small_game, progress,
+                         shrink_seconds)
     finally:
-        if bar is not None:
-            bar.stop()
+        stop_progress()
     if show_coverage:
         click.echo("coverage (file:line: what: how often the games reached it):")
         for item in report.coverage.items():
             click.echo(f"  {'  ' if item.covered else '! '}{item.describe()}")
+    for space in report.spaces:
+        click.echo(f"explored: {space.describe()}")
+    if report.interrupted:
+        click.echo("interrupted (Ctrl-C): what was found so far:")
     if report.ok:
-        click.echo(f"ok: every check held in {_plural(report.examples, 'game')} ({_plural(report.steps, 'move')}, "
-                   f"the longest {report.longest})")
+        if report.examples or not explore_only:
+            click.echo(f"ok: every check held in {_plural(report.examples, 'game')} ({_plural(report.steps, 'move')}, "
+                       f"the longest {report.longest})" + (" (the time budget ran out)" if report.out_of_time else ""))
+        else:
+            click.echo("ok: every check held in every position explored")
         click.echo(f"covered: {report.coverage.summary()}")
         missed = report.coverage.missed()
         if missed and not show_coverage:
             click.echo(f"  not reached: {len(missed)} (list them with --coverage), e.g. {missed[0].describe()}")
+        if report.interrupted:
+            raise click.exceptions.Exit(EXIT_INTERRUPTED)
         return
     failure = report.failure
+    shown_game = game
+    if failure.params:
+        shown_game = _load_game(file, tuple(sets) + tuple(f"{k}={v}" for k, v in failure.params.items()))
+        click.echo(f"found with the small parameters: {', '.join(f'{k}={v}' for k, v in failure.params.items())}")
     click.echo(f"FAILED: {failure.check}: {failure.message}")
     click.echo(f"shortest game found: {failure.players} players, seed {failure.seed}, "
                f"{_plural(len(failure.moves), 'move')}"
                + (" (shortening stopped at --shrink-seconds)" if report.shrink_stopped else "") + ":")
-    _echo_moves(_describe_moves(game, failure.players, failure.seed, failure.moves))
+    _echo_moves(_describe_moves(shown_game, failure.players, failure.seed, failure.moves))
     target = out_path or (Path(file).name.removesuffix(".rules") + ".failure.json")
     from ..engine.setlog import fold
 
     log = failure.to_log(file, game.params)
-    log["moves"] = fold(game, failure.players, failure.seed, failure.moves)  # a set of cards: one record
+    log["moves"] = fold(shown_game, failure.players, failure.seed, failure.moves)  # a set of cards: one record
     try:
         Path(target).write_text(_log_text(log), encoding="utf-8")
     except OSError as exc:
         raise CliError(f"cannot write the replay file {target}: {exc.strerror or exc}") from None
     click.echo(f"replay file: {target}  (run: ruledsl replay {target})")
-    raise click.exceptions.Exit(EXIT_RULES)
+    raise click.exceptions.Exit(EXIT_INTERRUPTED if report.interrupted else EXIT_RULES)
+
+
+def _progress(examples, budget: float):
+    """(progress(report), stop()): a bar on a terminal (CPU time spent of the budget), else a line
+    every VERIFY_PROGRESS_SECONDS on stderr."""
+    started = time.process_time()
+
+    def words(report) -> str:
+        games = f"{report.examples} of {_plural(examples, 'game')}" if examples else _plural(report.examples, "game")
+        explored = sum(s.states for s in report.spaces)
+        return (f"{games} done, {_plural(report.steps, 'move')} checked, {explored:,} positions explored "
+                f"({report.phase or 'starting'})")
+
+    if _stderr_is_terminal():
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        bar = Progress(TextColumn("verifying"), BarColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                       transient=True)
+        task = bar.add_task("", total=budget or 1)
+        bar.start()
+
+        def progress(report):
+            bar.update(task, completed=time.process_time() - started, description=words(report))
+
+        return progress, bar.stop
+    shown = {"at": time.monotonic()}
+
+    def line(report):  # off a terminal: a line now and then
+        now = time.monotonic()
+        if now - shown["at"] >= VERIFY_PROGRESS_SECONDS:
+            shown["at"] = now
+            click.echo(f"verify: {words(report)}, {time.process_time() - started:.0f} of {budget:g} s CPU", err=True)
+
+    return line, lambda: None
 
 
 def _echo_moves(texts: list[str], keep: int = 25) -> None:

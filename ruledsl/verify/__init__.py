@@ -2,7 +2,7 @@
 
 :mod:`.checks` plays games move by move and checks every promise after each
 step, shrinks a failure and replays logs; :mod:`.parallel` splits a run over
-processes. It builds on the engine and on :mod:`ruledsl.play.worlds`.
+processes. It builds on the engine (and its worlds, :mod:`ruledsl.engine.worlds`).
 """
 
 from __future__ import annotations

@@ -28,6 +28,9 @@ from ..engine.observe import move_seen, observation
 from ..engine.state import State
 from ..engine.worlds import follow_cards, told, trade_groups
 from ..language.errors import IllegalMove, RuledslError, RulesRuntimeError
+from .canon import position_hash, same_position
+from .deal import deal_finding
+from .leaks import LEAK, counterpart, number_message
 
 LOG_FORMAT = "ruledsl-log"
 LOG_MISMATCH = "log"  # the check name when a log's move is not legal: the log does not fit the rules
@@ -48,6 +51,8 @@ ENGINE_CHECKS = [
     ("save and clone", "a clone and a JSON round trip give an equal state"),
     ("replay", "replaying the seed and the moves gives the same state"),
     ("termination", "the game ends within the rules' move limit"),
+    ("random deal", "the setup deals the hidden cards differently for different seeds (a shuffle is not missing)"),
+    ("cycle", "no position comes back: players cannot repeat moves and keep the game going forever"),
 ]
 
 
@@ -60,10 +65,11 @@ class Failure:
     players: int
     seed: int
     moves: list  # [[name, *args], ...] up to and including the step that broke it
+    params: dict | None = None  # parameters other than the game's it was found under (verify --small)
 
     def to_log(self, rules: str, params: dict) -> dict:
         return {
-            "format": LOG_FORMAT, "version": LOG_VERSION, "rules": rules, "params": params,
+            "format": LOG_FORMAT, "version": LOG_VERSION, "rules": rules, "params": {**params, **(self.params or {})},
             "players": self.players, "seed": self.seed, "moves": self.moves,
             "failure": {"check": self.check, "message": self.message},
         }
@@ -78,6 +84,10 @@ class Report:
     coverage: Coverage | None = None  # what the games played covered
     longest: int = 0  # moves in the longest game played
     shrink_stopped: bool = False  # shortening the failure ran out of time
+    spaces: list = attrs.Factory(list)  # [explore.Space]: the deals explored, position by position
+    out_of_time: bool = False  # the time budget stopped the search before its last game
+    interrupted: bool = False  # Ctrl-C stopped it: the report holds what was found so far
+    phase: str = ""  # what the search is doing now, for progress lines
 
     @property
     def ok(self) -> bool:
@@ -330,17 +340,20 @@ def check_flow(states: list, moves: list, player: int, rng: random.Random) -> No
     if world.zones == states[0].zones and world.places == states[0].places:
         return  # nothing traded places
     for i, m in enumerate(moves):
-        if world.over or m not in world.legal_moves():
-            return
-        before = world.clone()
-        try:
-            world.apply(m)
-        except RuledslError:
+        if world.over:
             return
         after = states[i + 1]
         if after.over or after.rng != states[i].rng:
             return  # the end, or a shuffle (cards may have shown face up during it, then gone back)
-        shown, shown_there = move_seen(states[i], after, m, player), move_seen(before, world, m, player)
+        before = world.clone()
+        shown = move_seen(states[i], after, m, player)
+        there = counterpart(states[i], world, m, player)
+        if there is None:
+            return  # the world cannot go on
+        if there is LEAK:
+            raise Broken("information flow", number_message(player, states[i], shown))
+        world = there[1]
+        shown_there = move_seen(before, world, m, player)
         here, there = observation(after, player), observation(world, player)
         if shown != shown_there or here != there:
             if shown == shown_there and {**here, "legal_moves": None} == {**there, "legal_moves": None}:
@@ -392,9 +405,15 @@ def play_checked(game: Game, players: int, seed: int, choose, on_step=None, dead
         except RulesRuntimeError as err:
             raise Broken("runs", str(err)) from None
         check_state(s)
+        if focus in (None, "random deal"):
+            found = deal_finding(game, players, seed, s)
+            if found:
+                raise Broken("random deal", found)
     recent = [s.clone()]  # the states before the last FLOW_WINDOW moves, and now
     recent_moves: list = []
     step = len(s.moves)
+    cycles = focus in (None, "cycle")
+    positions = {position_hash(s): step} if cycles else None  # the positions of this game: hash -> step
     while not s.is_over:
         if deadline is not None and time.monotonic() > deadline:
             raise OutOfTime()
@@ -417,6 +436,8 @@ def play_checked(game: Game, players: int, seed: int, choose, on_step=None, dead
             check_secret(before, s, m, random.Random(seed * 1_000_039 + step))
         if on_step:
             on_step(s)
+        if cycles:
+            check_repeat(s, positions, step)
         if full or focus == "save and clone":
             check_state(s)
         else:
@@ -435,6 +456,27 @@ def play_checked(game: Game, players: int, seed: int, choose, on_step=None, dead
     return s
 
 
+def check_repeat(s: State, positions: dict, step: int) -> None:
+    """The position after move ``step`` must not be one this game was in before (a cycle: the
+    players could repeat the moves between forever). ``positions`` maps hashes to steps."""
+    if s.is_over:
+        return
+    h = position_hash(s)
+    at = positions.get(h)
+    if at is None:
+        positions[h] = step
+        return
+    if same_position(s.game.replay(s.n, s.seed, list(s.moves[:at])), s):
+        raise Broken("cycle", cycle_message(at, step - at))
+    positions[h] = step  # two positions with one hash: the newer one is remembered
+
+
+def cycle_message(at: int, length: int) -> str:
+    where = "the deal" if at == 0 else f"move {at}"
+    return (f"the position after {where} comes back after {length} more move{'s' if length != 1 else ''} "
+            f"(moves {at + 1} to {at + length}): the players can repeat them forever, and the game never ends")
+
+
 def check_light(s: State, conservation: bool = False) -> None:
     """The cheap checks, for the moves of a long game between the full ones."""
     _check_rules(s, conservation)
@@ -450,33 +492,47 @@ BRANCH_MOVES = 150  # moves each of them plays at most
 PROGRESS_SECONDS = 2.0
 
 
-def verify(game: Game, players: list | None = None, examples: int = 25, seed: int = 0, progress=None,
-           shrink_seconds: float = 30.0) -> Report:
+def verify(game: Game, players: list | None = None, examples: int | None = 25, seed: int = 0, progress=None,
+           shrink_seconds: float = 30.0, deadline: float | None = None, clock=time.process_time,
+           report: Report | None = None, instrumented: tuple | None = None) -> Report:
     """Run the checks on ``examples`` drawn games; the report holds the shortest failure found, if any,
     and the rule coverage the games reached.
 
     ``progress(report)`` is called after each game and every few seconds within one. A failure is
     shortened by deleting runs of moves for at most ``shrink_seconds`` (a game that never ends is
-    reported as found)."""
-    from hypothesis import HealthCheck, given, settings
+    reported as found). ``deadline``: a value of ``clock()`` (CPU time by default) after which no
+    game is begun or played on (``examples`` None: games until then). ``report`` and
+    ``instrumented`` (the game and its Coverage, from :func:`instrument`): go on filling these.
+    Ctrl-C stops the search at once; the report then holds what was found so far."""
+    from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hypothesis_seed
     from hypothesis import strategies as st
 
     p = game.program
     counts = players or list(range(p.min_players, p.max_players + 1))
-    played, cov = instrument(game)
-    report = Report(checks_of(game), coverage=cov)
+    played, cov = instrumented or instrument(game)
+    if report is None:
+        report = Report(checks_of(game), coverage=cov)
     names = sorted({o.name for c in p.choices for o in c.options})
     best: list = []  # the shortest failure seen: [Failure]
-    clock: dict = {"shown": time.monotonic()}
 
+    timer = clock
+    clock = {"shown": time.monotonic()}
+
+    def out_of_time() -> bool:
+        if deadline is not None and timer() > deadline:
+            report.out_of_time = True
+        return report.out_of_time
+
+    # no shrinking by hypothesis: it would only vary the seeds, and ruledsl shortens the game itself
     @hypothesis_seed(seed)
-    @settings(max_examples=examples, deadline=None, database=None, print_blob=False, report_multiple_bugs=False,
-              suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples or 1_000_000, deadline=None, database=None, print_blob=False,
+              report_multiple_bugs=False, suppress_health_check=list(HealthCheck),
+              phases=[Phase.explicit, Phase.generate])
     @given(st.data())
     def property_(data):
-        if "failed" in clock:
-            raise OutOfTime()  # hypothesis would only vary the seeds: ruledsl shortens the game itself
+        if "failed" in clock or out_of_time():
+            raise OutOfTime()
         n = data.draw(st.sampled_from(counts), label="players")
         game_seed = data.draw(st.integers(0, 2 ** 31 - 1), label="seed")
         # the style is drawn from a generator hypothesis seeds: uniform, where hypothesis favours edge values
@@ -518,6 +574,8 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
 
         def step(s):
             report.steps += 1
+            if report.steps % 32 == 0 and out_of_time():
+                raise OutOfTime()
             if progress and time.monotonic() - clock["shown"] > PROGRESS_SECONDS:
                 clock["shown"] = time.monotonic()
                 progress(report)
@@ -546,14 +604,19 @@ def verify(game: Game, players: list | None = None, examples: int = 25, seed: in
 
     try:
         property_()
-    except Exception:  # noqa: BLE001 - a stopped shrink can upset hypothesis's own bookkeeping
-        if not best:
+    except KeyboardInterrupt:
+        report.interrupted = True
+    except Exception:  # noqa: BLE001 - a stopped search can upset hypothesis's own bookkeeping
+        if not best and not report.out_of_time:
             raise
     if best:
-        if best[0].check == "termination":
+        if best[0].check == "termination" or report.interrupted:
             report.failure = best[0]  # a game that never ends is not shortened
         else:
-            report.failure, report.shrink_stopped = minimise(game, best[0], time.monotonic() + shrink_seconds)
+            try:
+                report.failure, report.shrink_stopped = minimise(game, best[0], time.monotonic() + shrink_seconds)
+            except KeyboardInterrupt:
+                report.failure, report.shrink_stopped, report.interrupted = best[0], True, True
     return report
 
 
