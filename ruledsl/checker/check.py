@@ -43,6 +43,7 @@ class _Checker(Declarations, StatementChecks, ExpressionChecks):
         self.calls: dict[str, set] = {}  # define/procedure -> names it calls, for cycles
         self._owner: str | None = None
         self._loops = 0  # how many loops enclose the statement being checked
+        self._turns = 0  # how many `turns` enclose it (`next turn`, `final round`)
         self.guards = Guards(self.model, lambda node, message, hint: self.error("E214", message, node, hint))
 
     def error(self, code: str, message: str, node, hint: str | None = None) -> None:

@@ -11,7 +11,7 @@ from ..language import ast as A
 from ..language.setmoves import SetParam
 from . import types as T
 from .declare import BAD_DIM, Binding, _dim_word, _suggest
-from .treewalk import _at_random, _contains_choice, _is_constant
+from .treewalk import _at_random, _contains_choice, _is_constant, _turn_control
 
 
 class StatementChecks:
@@ -121,7 +121,13 @@ class StatementChecks:
                 self.error("E206", "a trigger cannot run turns; it happens at once", s)
             self.expect(self.expr(s.start, scope), T.PLAYER, s.start, "the first player")
             self.expect(self.expr(s.until, scope, pure=True), T.BOOL, s.until, "the end of the turns")
-            self.loop_block(s.body, scope, in_trigger)
+            self._turns += 1
+            try:
+                self.loop_block(s.body, scope, in_trigger)
+            finally:
+                self._turns -= 1
+        elif isinstance(s, (A.NextTurn, A.FinalRound)):
+            self.turn_control(s, scope, in_trigger)
         elif isinstance(s, A.Choose):
             if in_trigger:
                 self.error("E206", "a trigger cannot ask a player to choose; it happens at once", s,
@@ -211,10 +217,35 @@ class StatementChecks:
                     self.error("E203", f"`{s.name}` takes {len(proc.params)} argument(s), not {len(s.args)}", s)
                 if in_trigger and _contains_choice(proc.body, m.procedures):
                     self.error("E206", f"a trigger cannot call `{s.name}`, which asks a player to choose", s)
+                self._call_turn_control(s, proc, in_trigger)
                 if self._owner is not None:
                     self.calls.setdefault(self._owner, set()).add(s.name)
             for a in s.args:
                 self.expr(a, scope)
+
+    def turn_control(self, s, scope: dict, in_trigger: bool) -> None:
+        """`next turn p` and `final round`: they steer the innermost `turns` (docs §4.11.1, §4.11.2)."""
+        word = "next turn" if isinstance(s, A.NextTurn) else "final round"
+        if isinstance(s, A.NextTurn):
+            self.expect(self.expr(s.player, scope), T.PLAYER, s.player, "the player who moves next")
+        if in_trigger:
+            self.error("E206", f"a trigger cannot use `{word}`: it steers the turns of the flow", s,
+                       "set a variable in the trigger and act on it in the turn")
+        elif self._turns == 0 and self._owner is None:
+            self.error("E206", f"`{word}` is not inside `turns` here: there is no turn to pass", s,
+                       f"use `{word}` in the body of `turns from ... until ... {{ ... }}`, "
+                       "or in a procedure called there")
+
+    def _call_turn_control(self, s: A.CallStmt, proc, in_trigger: bool) -> None:
+        """A call of a procedure that uses `next turn` or `final round` must stand inside `turns`."""
+        if not in_trigger and (self._turns > 0 or self._owner is not None):
+            return  # inside turns, or in a procedure: its own calls are checked
+        found = _turn_control(proc.body, self.model.procedures)
+        if found is not None:
+            word = "next turn" if isinstance(found, A.NextTurn) else "final round"
+            where = "a trigger" if in_trigger else "outside `turns`"
+            self.error("E206", f"`{s.name}` uses `{word}` (line {found.span.line}), but it is called {where} here",
+                       s, "call it from the body of `turns from ... until ... { ... }`")
 
     def assign_target(self, s: A.Assign, scope: dict) -> str:
         m = self.model

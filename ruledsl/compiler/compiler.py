@@ -42,6 +42,7 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         self.card_list_slots: set = set()  # hidden loop slots that hold a list of cards
         self.local_count = 0
         self.loops: list = []  # per enclosing loop: [break jumps, continue jumps]
+        self.turn_frames: list = []  # per enclosing steered `turns`: (next-player slot, final-round slot)
         self.local = _local
 
     # ------------------------------------------------------------ the program

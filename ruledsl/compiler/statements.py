@@ -9,6 +9,7 @@ loops of :mod:`.loops`. Each step keeps the span of its rule line.
 from __future__ import annotations
 
 from ..checker import types as T
+from ..checker.treewalk import _turn_control
 from ..language import ast as A
 from .members import new_member, remove_member
 from .picking import leave_effect, out_base, put_each_effect, step_fn
@@ -157,6 +158,10 @@ class Statements:
             self.loops[-1][1 if s.again else 0].append(self.emit(JUMP, None, span=span))
         elif isinstance(s, A.Leave):
             self.emit(EFFECT, leave_effect(self, s), span=span)
+        elif isinstance(s, A.Turns) and _turn_control(s.body, m.procedures) is not None:
+            self.steered_turns(s)  # `next turn` or `final round` inside: see loops.py
+        elif isinstance(s, (A.NextTurn, A.FinalRound)):
+            self.turn_control(s)
         elif isinstance(s, A.Turns):
             start = self.expr(s.start)[0]
             until = self.expr(s.until)[0]

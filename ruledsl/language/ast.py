@@ -262,6 +262,18 @@ class Leave(Stmt):
 
 
 @node
+class NextTurn(Stmt):
+    """``next turn p``, inside `turns`: p moves after this turn, not the next player in seat order."""
+
+    player: Expr
+
+
+@node
+class FinalRound(Stmt):
+    """``final round``, inside `turns`: every player still in takes one more turn, then the turns end."""
+
+
+@node
 class Repeat(Stmt):
     count: Expr
     body: tuple

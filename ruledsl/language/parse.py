@@ -40,7 +40,7 @@ def parser() -> lark.Lark:
 RESERVED = frozenset("""
     and or not in if then else true false none each for where let put into under at deal from
     shuffle gather repeat times while turns until choose by move reveal to end once new as remove has
-    best break continue leave rejoin setup lowest highest show tell of
+    best break continue leave rejoin setup lowest highest show tell of final
 """.split())
 
 
@@ -390,6 +390,14 @@ class _Builder(Transformer):
     @v_args(meta=True, inline=True)
     def rejoin_stmt(self, meta, player):
         return A.Leave(player, True, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def next_turn_stmt(self, meta, player):
+        return A.NextTurn(player, span=self._span(meta))
+
+    @v_args(meta=True)
+    def final_round_stmt(self, meta, _):
+        return A.FinalRound(span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def repeat_stmt(self, meta, count, body):
