@@ -94,7 +94,8 @@ def throughput(games: int, seconds: float, jobs: int, dask) -> None:
 
 
 def stats_of(game, run, games, n, seed, bots):
-    return add_up(run.records, game.program.name, games, n, seed, dict(game.program.params), bot_names(bots, n, seed))
+    return add_up(run.records, game.program.name, games, n, seed, dict(game.program.params), bot_names(bots, n, seed),
+                  game.program.cooperative)
 
 
 def simulate_report(game, file, run, n, report_dir, stats) -> None:

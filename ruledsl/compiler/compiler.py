@@ -89,6 +89,7 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         score = self._score()
         keys = self._winner_keys()
         heuristic = self._player_define("heuristic") if "heuristic" in m.defines else None
+        team = self._player_define("team") if "team" in m.defines else None
         return Program(
             name=m.name, min_players=m.min_players, max_players=m.max_players, limit=m.limit,
             params=self.params, card_count=self.card_total, card_kind=self.card_kind,
@@ -113,6 +114,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
             compiler=self,
             namespace=self.ns,
             heuristic=heuristic,
+            team=team,
+            cooperative=m.winner is not None and m.winner.everyone,
         )
 
     def _member_inits(self) -> dict:
@@ -267,6 +270,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         w = self.m.winner
         if w is None:
             return [(self._score(), False)]
+        if w.everyone:
+            return []  # `winner: all when C`: every player ranks first
         b = self._binding(w, w.var)
         slot = self.slot(b)
         self.env[b] = (_local(slot), T.PLAYER)

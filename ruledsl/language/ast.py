@@ -584,6 +584,7 @@ class WinnerDef(Decl):
     keys: tuple
     name: str = "winner"
     when: object = None  # Expr or None: without it the game has no winners
+    everyone: bool = False  # `winner: all when C`: a cooperative game (no keys)
 
 
 @node

@@ -667,6 +667,10 @@ class _Builder(Transformer):
         return A.WinnerDef(str(children[0]), tuple(children[2:]), when=children[1], span=self._span(meta))
 
     @v_args(meta=True, inline=True)
+    def winner_all(self, meta, when):
+        return A.WinnerDef("", (), when=when, everyone=True, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
     def order_key(self, meta, order, expr):
         return A.OrderKey(str(order) == "highest", expr, span=self._span(meta))
 

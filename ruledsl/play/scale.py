@@ -95,7 +95,8 @@ def play_chunk(task: dict) -> dict:
         records.append({"index": i, "seed": seed, "scores": list(result.scores), "winners": list(result.winners),
                         "length": result.length, "finding": result.finding,
                         "decisions": sum(counts["chosen"].values()), "legal": counts["legal"],
-                        "chosen": dict(counts["chosen"])})
+                        "chosen": dict(counts["chosen"]),
+                        **({} if result.teams is None else {"teams": list(result.teams)})})
     out = {"start": task["start"], "records": records}
     if cov is not None:
         out["coverage"] = {"runs": cov.runs, "true": cov.true, "false": cov.false, "fired": cov.fired,
