@@ -11,7 +11,7 @@ from ..language import ast as A
 from ..language.setmoves import SetParam
 from . import types as T
 from .declare import BAD_DIM, Binding, _dim_word, _suggest
-from .treewalk import _at_random, _contains_choice, _is_constant, _turn_control
+from .treewalk import _announced, _at_random, _contains_choice, _is_constant, _turn_control
 
 
 class StatementChecks:
@@ -41,6 +41,7 @@ class StatementChecks:
                 self.expect(v, T.INT, s.value, f"the value of `{s.op}`")
             else:
                 self.expect(v, t, s.value, f"the value of `{s.name}`")
+            self.announcement(s, scope, t)
         elif isinstance(s, A.Let):
             t = self.expr(s.value, scope)
             if s.name in scope or s.name in m.vars or s.name in m.params:
@@ -222,6 +223,32 @@ class StatementChecks:
                     self.calls.setdefault(self._owner, set()).add(s.name)
             for a in s.args:
                 self.expr(a, scope)
+
+    def announcement(self, s: A.Assign, scope: dict, t: str) -> None:
+        """`announce v = EXPR` and the plain assignments of an announced variable (docs §4.14.3)."""
+        m = self.model
+        if not hasattr(self, "_announced_vars"):
+            self._announced_vars = _announced(m)
+        full = s.name if s.member is None else f"{s.name}.{s.member}"
+        if not s.announced:
+            first = self._announced_vars.get(full)
+            if first is not None and not (s.name in scope and not s.indices):
+                self.error("E206", f"`{s.name}` is announced (line {first.span.line}): set it only with `announce`",
+                           s, f"write announce {s.name}... = ..., so that every value players see of it is told")
+            return
+        if s.name in scope and not s.indices:
+            self.error("E202", f"`announce` tells the value of a variable; `{s.name}` is a local name", s,
+                       f"declare it: var {s.name}: bool (public: everyone is told; owner: its player is)")
+            return
+        var = m.vars.get(full)
+        if var is None:
+            return  # reported by the assignment
+        if var.visibility == "hidden":
+            self.error("E202", f"`{s.name}` is hidden: an announcement would tell nobody", s,
+                       f"make it public (var {s.name}: ...) or owner, to tell the player of its index")
+        elif t in (T.CARD, T.CARDS):
+            self.error("E202", f"`announce` tells a number, true/false, a player or an enum value, not {T.describe(t)}",
+                       s, "to let players see a card, use `show` or move it face up")
 
     def turn_control(self, s, scope: dict, in_trigger: bool) -> None:
         """`next turn p` and `final round`: they steer the innermost `turns` (docs §4.11.1, §4.11.2)."""

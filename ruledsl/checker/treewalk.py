@@ -71,3 +71,23 @@ def _turn_control(stmts, procedures, kinds=None, seen=None):
             if found is not None:
                 return found
     return None
+
+
+def _announced(model) -> dict:
+    """The variables the rules set with `announce` (full name -> the first such statement), from the
+    flow, procedures, triggers and `extend choose` moves."""
+    found: dict = {}
+
+    def walk(stmts):
+        for s in stmts:
+            if isinstance(s, A.Assign) and s.announced:
+                found.setdefault(s.name if s.member is None else f"{s.name}.{s.member}", s)
+            for child in _child_blocks(s):
+                walk(child)
+
+    bodies = [model.flow.body] if model.flow is not None else []
+    bodies += [p.body for p in model.procedures.values()] + [t.body for t in model.triggers]
+    bodies += [o.body for options in model.extensions.values() for o in options]
+    for body in bodies:
+        walk(body)
+    return found

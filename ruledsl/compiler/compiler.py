@@ -14,6 +14,7 @@ import attrs
 from ..checker import types as T
 from ..checker.declare import Model
 from ..checker.limits import check_card_count
+from ..checker.treewalk import _announced
 from ..language import ast as A
 from ..language.errors import NOWHERE, Span
 from .calls import Calls
@@ -116,7 +117,18 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
             heuristic=heuristic,
             team=team,
             cooperative=m.winner is not None and m.winner.everyone,
+            announced=self._announced_slots(),
         )
+
+    def _announced_slots(self) -> frozenset:
+        """The variable slots set by `announce`: what verify takes as told, not leaked."""
+        out = set()
+        for name in _announced(self.m):
+            family = self.var_families.get(name)
+            if family is not None:
+                base, sizes, _ = family
+                out.update(range(base, base + _product(sizes)))
+        return frozenset(out)
 
     def _member_inits(self) -> dict:
         out = {}

@@ -187,6 +187,7 @@ class Assign(Stmt):
     op: str
     value: Expr
     member: Optional[str] = None  # `meld[p, i].rank = 3`: a value that lives with each member
+    announced: bool = False  # `announce v = EXPR`: an intended disclosure (docs §4.14.3)
 
 
 @node

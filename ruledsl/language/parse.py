@@ -40,7 +40,7 @@ def parser() -> lark.Lark:
 RESERVED = frozenset("""
     and or not in if then else true false none each for where let put into under at deal from
     shuffle gather repeat times while turns until choose by move reveal to end once new as remove has
-    best break continue leave rejoin setup lowest highest show tell of final
+    best break continue leave rejoin setup lowest highest show tell of final announce
 """.split())
 
 
@@ -327,6 +327,10 @@ class _Builder(Transformer):
     @v_args(meta=True, inline=True)
     def assign(self, meta, target, op, value):
         return A.Assign(target[0], target[1], str(op), value, target[2], span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def announce_stmt(self, meta, target, op, value):
+        return A.Assign(target[0], target[1], str(op), value, target[2], announced=True, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def let(self, meta, name, value):

@@ -28,6 +28,7 @@ from ..engine.observe import move_seen, observation
 from ..engine.state import State
 from ..language.errors import IllegalMove, RuledslError, RulesRuntimeError
 from ..play.worlds import follow_cards, told, trade_groups
+from .disclosure import told_apart
 
 LOG_FORMAT = "ruledsl-log"
 LOG_MISMATCH = "log"  # the check name when a log's move is not legal: the log does not fit the rules
@@ -340,6 +341,8 @@ def check_flow(states: list, moves: list, player: int, rng: random.Random) -> No
         after = states[i + 1]
         if after.over or after.rng != states[i].rng:
             return  # the end, or a shuffle (cards may have shown face up during it, then gone back)
+        if told_apart(after, world):
+            return  # an announcement tells this world from the real game: intended (disclosure.py)
         shown, shown_there = move_seen(states[i], after, m, player), move_seen(before, world, m, player)
         here, there = observation(after, player), observation(world, player)
         if shown != shown_there or here != there:
