@@ -77,6 +77,10 @@ class StatementChecks:
         elif isinstance(s, (A.Shuffle, A.Gather)):
             if self.zone_ref(s.zone, scope) == T.TRACK:
                 self.error("E202", "a track cannot be shuffled or gathered into", s.zone)
+        elif isinstance(s, A.Reverse):
+            if self.zone_ref(s.zone, scope) == T.TRACK:
+                self.error("E202", "`reverse` turns a pile or a row over; a track's cards keep their slots", s.zone,
+                           "move the cards of a track slot by slot with `put ... at SLOT`")
         elif isinstance(s, A.If):
             saved = self.guards.known
             for cond, body in s.branches:

@@ -119,6 +119,16 @@ class Statements:
                 return zone_bit[z]
 
             self.emit(EFFECT, shuffle_zone, span=span)
+        elif isinstance(s, A.Reverse):
+            zf = self.zone_ref(s.zone)
+            zone_bit = self.zone_bit
+
+            def reverse_zone(st, L):
+                z = zf(st, L)
+                st.zones[z].reverse()
+                return zone_bit[z]
+
+            self.emit(EFFECT, reverse_zone, span=span)
         elif isinstance(s, A.Gather):
             zf = self.zone_ref(s.zone)
 

@@ -98,6 +98,7 @@ class Fold(Expr):
     var: str
     domain: Expr
     where: Optional[Expr]
+    default: Optional[Expr] = None  # `max(... , default: 0)`: the value of min/max over nothing
 
 
 @node
@@ -260,6 +261,13 @@ class Leave(Stmt):
 
     player: Expr
     back: bool = False
+
+
+@node
+class Reverse(Stmt):
+    """``reverse pile``: the zone's cards in the opposite order (the top card becomes the bottom one)."""
+
+    zone: "ZoneRef"
 
 
 @node

@@ -40,7 +40,7 @@ def parser() -> lark.Lark:
 RESERVED = frozenset("""
     and or not in if then else true false none each for where let put into under at deal from
     shuffle gather repeat times while turns until choose by move reveal to end once new as remove has
-    best break continue leave rejoin setup lowest highest show tell of final announce
+    best break continue leave rejoin setup lowest highest show tell of final announce reverse
 """.split())
 
 
@@ -256,8 +256,12 @@ class _Builder(Transformer):
         return A.TupleLit(tuple(children), span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def fold(self, meta, func, expr, var, domain, where):
-        return A.Fold(str(func), expr, str(var), domain, where, span=self._span(meta))
+    def fold(self, meta, func, expr, var, domain, where, default=None):
+        return A.Fold(str(func), expr, str(var), domain, where, default, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def reverse_stmt(self, meta, zone):
+        return A.Reverse(zone, span=self._span(meta))
 
     @v_args(meta=True)
     def set_lit(self, meta, children):
