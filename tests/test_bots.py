@@ -221,7 +221,7 @@ def test_search_bots_choose_legal_moves_in_every_game(path):
     choice is one of the legal moves, and it does not depend on the cards hidden from it."""
     game = ruledsl.load(path)
     rng = random.Random(path.stem)
-    for players in sorted({game.program.min_players, min(game.program.max_players, 3)}):
+    for players in sorted({game.program.min_players, max(game.program.min_players, min(game.program.max_players, 3))}):
         state = game.new_game(players, 5)
         for moves in range(120):
             if state.is_over:

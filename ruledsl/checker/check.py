@@ -43,6 +43,7 @@ class _Checker(Declarations, StatementChecks, ExpressionChecks):
         self.calls: dict[str, set] = {}  # define/procedure -> names it calls, for cycles
         self._owner: str | None = None
         self._loops = 0  # how many loops enclose the statement being checked
+        self._turns = 0  # how many `turns` enclose it (`next turn`, `final round`)
         self.guards = Guards(self.model, lambda node, message, hint: self.error("E214", message, node, hint))
 
     def error(self, code: str, message: str, node, hint: str | None = None) -> None:
@@ -145,6 +146,7 @@ class _Checker(Declarations, StatementChecks, ExpressionChecks):
         if "score" in m.defines and len(m.defines["score"].params) != 1:
             self.error("E203", "`score` takes one parameter, the player", m.defines["score"])
         self._heuristic()
+        self._team()
         if m.flow is not None:
             self.block(m.flow.body, {}, in_trigger=False)
         for name, options in m.extensions.items():
@@ -198,6 +200,24 @@ class _Checker(Declarations, StatementChecks, ExpressionChecks):
             self.error("E202", f"`heuristic` should be a number, but this is {T.describe(t)}", d.body,
                        "a bot takes the position where heuristic(p) is largest: count what p has, "
                        "e.g. 10 * size(tricks[p]) + count(each c in hand[p] where c.rank == 1)")
+
+    def _team(self) -> None:
+        """`define team(p)`: the partnership of player p; partners win or lose together (docs §2.16.1)."""
+        m = self.model
+        d = m.defines.get("team")
+        if d is None:
+            return
+        if len(d.params) != 1:
+            self.error("E203", "`team` takes one parameter, the player", d,
+                       "write define team(p) = ..., the same value for partners: p % 2 for partners across the table")
+            return
+        t = self._define_type(d)
+        if not (T.fits(t, T.INT) or T.fits(t, T.PLAYER) or t.startswith("enum:")):
+            self.error("E202", f"`team` should be a number, a player or an enum value, but this is {T.describe(t)}",
+                       d.body, "partners are the players with the same value: p % 2, or a variable per player")
+        if m.winner is not None and m.winner.everyone:
+            self.error("E204", "`winner: all` makes the players one team; `define team(p)` cannot split them",
+                       d, "a cooperative game needs no teams: remove `define team`")
 
     def _check_cycles(self) -> None:
         graph = self.calls

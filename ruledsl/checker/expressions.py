@@ -208,6 +208,12 @@ class ExpressionChecks:
                 return T.ANY  # what the designer meant is a player or a card, not a number
             else:
                 self.expect(t, T.INT, e.expr, what)
+            if e.default is not None:
+                if e.func not in ("min", "max"):
+                    self.error("E202", f"`{e.func}` of nothing is {'0' if e.func == 'sum' else 'an empty key'}: "
+                                       "it takes no `default`", e.default, "only `min` and `max` take a default")
+                self.expect(self.expr(e.default, scope, pure, static), T.INT, e.default,
+                            f"the default of `{e.func}`")
             return T.KEY if e.func == "list" else T.INT
         if isinstance(e, A.TupleLit):
             for item in e.items:

@@ -11,7 +11,13 @@ from ..language import ast as A
 from ..language.setmoves import SetParam
 from . import types as T
 from .declare import BAD_DIM, Binding, _dim_word, _suggest
-from .treewalk import _at_random, _contains_choice, _is_constant
+from .treewalk import (
+    _announced,
+    _at_random,
+    _contains_choice,
+    _is_constant,
+    _turn_control,
+)
 
 
 class StatementChecks:
@@ -41,6 +47,7 @@ class StatementChecks:
                 self.expect(v, T.INT, s.value, f"the value of `{s.op}`")
             else:
                 self.expect(v, t, s.value, f"the value of `{s.name}`")
+            self.announcement(s, scope, t)
         elif isinstance(s, A.Let):
             t = self.expr(s.value, scope)
             if s.name in scope or s.name in m.vars or s.name in m.params:
@@ -76,6 +83,10 @@ class StatementChecks:
         elif isinstance(s, (A.Shuffle, A.Gather)):
             if self.zone_ref(s.zone, scope) == T.TRACK:
                 self.error("E202", "a track cannot be shuffled or gathered into", s.zone)
+        elif isinstance(s, A.Reverse):
+            if self.zone_ref(s.zone, scope) == T.TRACK:
+                self.error("E202", "`reverse` turns a pile or a row over; a track's cards keep their slots", s.zone,
+                           "move the cards of a track slot by slot with `put ... at SLOT`")
         elif isinstance(s, A.If):
             saved = self.guards.known
             for cond, body in s.branches:
@@ -121,7 +132,13 @@ class StatementChecks:
                 self.error("E206", "a trigger cannot run turns; it happens at once", s)
             self.expect(self.expr(s.start, scope), T.PLAYER, s.start, "the first player")
             self.expect(self.expr(s.until, scope, pure=True), T.BOOL, s.until, "the end of the turns")
-            self.loop_block(s.body, scope, in_trigger)
+            self._turns += 1
+            try:
+                self.loop_block(s.body, scope, in_trigger)
+            finally:
+                self._turns -= 1
+        elif isinstance(s, (A.NextTurn, A.FinalRound)):
+            self.turn_control(s, scope, in_trigger)
         elif isinstance(s, A.Choose):
             if in_trigger:
                 self.error("E206", "a trigger cannot ask a player to choose; it happens at once", s,
@@ -218,10 +235,61 @@ class StatementChecks:
                     self.error("E203", f"`{s.name}` takes {len(proc.params)} argument(s), not {len(s.args)}", s)
                 if in_trigger and _contains_choice(proc.body, m.procedures):
                     self.error("E206", f"a trigger cannot call `{s.name}`, which asks a player to choose", s)
+                self._call_turn_control(s, proc, in_trigger)
                 if self._owner is not None:
                     self.calls.setdefault(self._owner, set()).add(s.name)
             for a in s.args:
                 self.expr(a, scope)
+
+    def announcement(self, s: A.Assign, scope: dict, t: str) -> None:
+        """`announce v = EXPR` and the plain assignments of an announced variable (docs §4.14.3)."""
+        m = self.model
+        if not hasattr(self, "_announced_vars"):
+            self._announced_vars = _announced(m)
+        full = s.name if s.member is None else f"{s.name}.{s.member}"
+        if not s.announced:
+            first = self._announced_vars.get(full)
+            if first is not None and not (s.name in scope and not s.indices):
+                self.error("E206", f"`{s.name}` is announced (line {first.span.line}): set it only with `announce`",
+                           s, f"write announce {s.name}... = ..., so that every value players see of it is told")
+            return
+        if s.name in scope and not s.indices:
+            self.error("E202", f"`announce` tells the value of a variable; `{s.name}` is a local name", s,
+                       f"declare it: var {s.name}: bool (public: everyone is told; owner: its player is)")
+            return
+        var = m.vars.get(full)
+        if var is None:
+            return  # reported by the assignment
+        if var.visibility == "hidden":
+            self.error("E202", f"`{s.name}` is hidden: an announcement would tell nobody", s,
+                       f"make it public (var {s.name}: ...) or owner, to tell the player of its index")
+        elif t in (T.CARD, T.CARDS):
+            self.error("E202", f"`announce` tells a number, true/false, a player or an enum value, not {T.describe(t)}",
+                       s, "to let players see a card, use `show` or move it face up")
+
+    def turn_control(self, s, scope: dict, in_trigger: bool) -> None:
+        """`next turn p` and `final round`: they steer the innermost `turns` (docs §4.11.1, §4.11.2)."""
+        word = "next turn" if isinstance(s, A.NextTurn) else "final round"
+        if isinstance(s, A.NextTurn):
+            self.expect(self.expr(s.player, scope), T.PLAYER, s.player, "the player who moves next")
+        if in_trigger:
+            self.error("E206", f"a trigger cannot use `{word}`: it steers the turns of the flow", s,
+                       "set a variable in the trigger and act on it in the turn")
+        elif self._turns == 0 and self._owner is None:
+            self.error("E206", f"`{word}` is not inside `turns` here: there is no turn to pass", s,
+                       f"use `{word}` in the body of `turns from ... until ... {{ ... }}`, "
+                       "or in a procedure called there")
+
+    def _call_turn_control(self, s: A.CallStmt, proc, in_trigger: bool) -> None:
+        """A call of a procedure that uses `next turn` or `final round` must stand inside `turns`."""
+        if not in_trigger and (self._turns > 0 or self._owner is not None):
+            return  # inside turns, or in a procedure: its own calls are checked
+        found = _turn_control(proc.body, self.model.procedures)
+        if found is not None:
+            word = "next turn" if isinstance(found, A.NextTurn) else "final round"
+            where = "a trigger" if in_trigger else "outside `turns`"
+            self.error("E206", f"`{s.name}` uses `{word}` (line {found.span.line}), but it is called {where} here",
+                       s, "call it from the body of `turns from ... until ... { ... }`")
 
     def assign_target(self, s: A.Assign, scope: dict) -> str:
         m = self.model

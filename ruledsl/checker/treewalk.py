@@ -49,3 +49,45 @@ def _contains_choice(stmts, procedures, seen=None) -> bool:
             if _contains_choice(child, procedures, seen):
                 return True
     return False
+
+
+def _turn_control(stmts, procedures, kinds=None, seen=None):
+    """The first `next turn` or `final round` in these statements or the procedures they call
+    (not inside a nested `turns`, which has its own), or None. ``kinds`` narrows the search."""
+    kinds = kinds or (A.NextTurn, A.FinalRound)
+    seen = seen if seen is not None else set()
+    for s in stmts:
+        if isinstance(s, kinds):
+            return s
+        if isinstance(s, A.Turns):
+            continue
+        if isinstance(s, A.CallStmt) and s.name in procedures and s.name not in seen:
+            seen.add(s.name)
+            found = _turn_control(procedures[s.name].body, procedures, kinds, seen)
+            if found is not None:
+                return found
+        for child in _child_blocks(s):
+            found = _turn_control(child, procedures, kinds, seen)
+            if found is not None:
+                return found
+    return None
+
+
+def _announced(model) -> dict:
+    """The variables the rules set with `announce` (full name -> the first such statement), from the
+    flow, procedures, triggers and `extend choose` moves."""
+    found: dict = {}
+
+    def walk(stmts):
+        for s in stmts:
+            if isinstance(s, A.Assign) and s.announced:
+                found.setdefault(s.name if s.member is None else f"{s.name}.{s.member}", s)
+            for child in _child_blocks(s):
+                walk(child)
+
+    bodies = [model.flow.body] if model.flow is not None else []
+    bodies += [p.body for p in model.procedures.values()] + [t.body for t in model.triggers]
+    bodies += [o.body for options in model.extensions.values() for o in options]
+    for body in bodies:
+        walk(body)
+    return found

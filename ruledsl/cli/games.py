@@ -147,10 +147,15 @@ def _log_text(log: dict) -> str:
     return "{\n" + ",\n".join(fields) + "\n}\n"
 
 
-def _winner_words(winners: list[int]) -> str:
+def _winner_words(winners: list[int], teams: list | None = None) -> str:
     if not winners:
         return "none"
-    return ", ".join(f"player {w}" for w in winners) + (" (tied)" if len(winners) > 1 else "")
+    together = ""
+    if len(winners) > 1:
+        together = " (tied)"
+        if teams is not None and len({teams[w] for w in winners}) == 1:  # one partnership, or all together
+            together = " (all together)" if len(winners) == len(teams) and len(set(teams)) == 1 else " (partners)"
+    return ", ".join(f"player {w}" for w in winners) + together
 
 
 def _run_plain(result) -> None:
@@ -162,7 +167,7 @@ def _run_plain(result) -> None:
         click.echo(f"  player {i} ({result.bots[i]}): {score:>{width}}{mark}")
     if result.finding:
         click.echo(f"stopped: {result.finding}")
-    click.echo(f"winner{'s' if len(result.winners) > 1 else ''}: {_winner_words(result.winners)}")
+    click.echo(f"winner{'s' if len(result.winners) > 1 else ''}: {_winner_words(result.winners, result.teams)}")
 
 
 def _run_table(result) -> None:
@@ -183,7 +188,7 @@ def _run_table(result) -> None:
     console.print(table)
     if result.finding:
         console.print(f"[yellow]stopped:[/] {result.finding}", highlight=False)
-    console.print(f"winner{'s' if len(result.winners) > 1 else ''}: {_winner_words(result.winners)}",
+    console.print(f"winner{'s' if len(result.winners) > 1 else ''}: {_winner_words(result.winners, result.teams)}",
                   highlight=False)
 
 
@@ -265,13 +270,25 @@ def simulate_command(file, games, players, seed, sets, bots, as_json, jobs, dask
 
 
 def _stats_summary(stats) -> list[str]:
-    return [
+    lines = [
         f"mean game length: {stats.mean_moves:.1f} moves (longest {stats.max_moves})",
         f"stopped at the move bound: {stats.stopped} of {stats.games}" + (
             f" (seeds {', '.join(map(str, stats.stopped_seeds[:5]))}{', ...' if stats.stopped > 5 else ''}: "
             "ruledsl run FILE --seed S plays one again)" if stats.stopped_seeds else ""),
-        f"games with a shared win: {stats.shared} (a shared win counts for each tied player)",
     ]
+    per = stats.games or 1
+    if stats.cooperative:  # one result shared by the whole table
+        won = sum(stats.team_wins.values()) if stats.team_wins else 0
+        lines.append(f"cooperative: the players won together in {won} of {stats.games} games "
+                     f"(win rate {won / per:.3f}), and lost together in the others")
+    elif stats.team_wins is not None:
+        for team, wins in stats.team_wins.items():
+            lines.append(f"partnership {team}: wins {wins}, win rate {wins / per:.3f}")
+        lines.append(f"games won by more than one partnership: {stats.shared} "
+                     "(a partnership's win counts once; each partner's seat counts it above)")
+    else:
+        lines.append(f"games with a shared win: {stats.shared} (a shared win counts for each tied player)")
+    return lines
 
 
 def _stats_plain(stats) -> None:

@@ -79,7 +79,8 @@ def throughput(games: int, seconds: float, jobs: int, dask) -> None:
 
 
 def stats_of(game, run, games, n, seed, bots):
-    return add_up(run.records, game.program.name, games, n, seed, dict(game.program.params), bot_names(bots, n, seed))
+    return add_up(run.records, game.program.name, games, n, seed, dict(game.program.params), bot_names(bots, n, seed),
+                  game.program.cooperative)
 
 
 def design_of(game, file, sets, run, n, seed, skill_bot, skill_games, jobs, dask) -> dict:

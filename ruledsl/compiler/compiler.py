@@ -16,6 +16,7 @@ import attrs
 from ..checker import types as T
 from ..checker.declare import Model
 from ..checker.limits import check_card_count
+from ..checker.treewalk import _announced
 from ..language import ast as A
 from ..language.errors import NOWHERE, Span
 from .calls import Calls
@@ -46,6 +47,7 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         self.card_list_slots: set = set()  # hidden loop slots that hold a list of cards
         self.local_count = 0
         self.loops: list = []  # per enclosing loop: [break jumps, continue jumps]
+        self.turn_frames: list = []  # per enclosing steered `turns`: (next-player slot, final-round slot)
         self.local = _local
 
     # ------------------------------------------------------------ the program
@@ -92,6 +94,7 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         score = self._score()
         keys = self._winner_keys()
         heuristic = self._player_define("heuristic") if "heuristic" in m.defines else None
+        team = self._player_define("team") if "team" in m.defines else None
         return Program(
             name=m.name, min_players=m.min_players, max_players=m.max_players, limit=m.limit,
             params=self.params, card_count=self.card_total, card_kind=self.card_kind,
@@ -119,7 +122,20 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
             compiler=self,
             namespace=self.ns,
             heuristic=heuristic,
+            team=team,
+            cooperative=m.winner is not None and m.winner.everyone,
+            announced=self._announced_slots(),
         )
+
+    def _announced_slots(self) -> frozenset:
+        """The variable slots set by `announce`: what verify takes as told, not leaked."""
+        out = set()
+        for name in _announced(self.m):
+            family = self.var_families.get(name)
+            if family is not None:
+                base, sizes, _ = family
+                out.update(range(base, base + _product(sizes)))
+        return frozenset(out)
 
     def _member_inits(self) -> dict:
         out = {}
@@ -273,6 +289,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         w = self.m.winner
         if w is None:
             return [(self._score(), False)]
+        if w.everyone:
+            return []  # `winner: all when C`: every player ranks first
         b = self._binding(w, w.var)
         slot = self.slot(b)
         self.env[b] = (_local(slot), T.PLAYER)

@@ -519,6 +519,7 @@ class Expressions:
         slot, dom, where = self._quantified(e)
         value = self.expr(e.expr)[0]
         func, span = e.func, e.span
+        default = self.expr(e.default)[0] if e.default is not None else None
 
         def fold(s, L):
             values = []
@@ -531,6 +532,8 @@ class Expressions:
             if func == "list":
                 return values
             if not values:
+                if default is not None:
+                    return default(s, L)
                 _runtime(f"`{func}(...)` of nothing", span)
             return min(values) if func == "min" else max(values)
 

@@ -108,6 +108,9 @@ class Program:
     compiler: object = attrs.field(default=None, repr=False)  # what built it: evaluate.py compiles defines with it
     namespace: dict = attrs.Factory(dict)  # the names the generated expression code refers to
     heuristic: object = None  # fn(state, player) -> number, from `define heuristic(p)`; None without one
+    team: object = None  # fn(state, player) -> the player's partnership, from `define team(p)`; None without one
+    cooperative: bool = False  # `winner: all when C`: the players win or lose together
+    announced: frozenset = frozenset()  # variable slots set by `announce`: told on purpose (verify/disclosure.py)
     flow: object = attrs.field(default=None, init=False)  # flowgen.Flow, made on first use (not copied by evolve)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..checker import types as T
 from ..checker.limits import within_int
+from ..checker.treewalk import _turn_control
 from ..language import ast as A
 from .members import new_member, remove_member
 from .picking import leave_effect, out_base, put_each_effect, step_fn
@@ -144,6 +145,16 @@ class Statements:
                 return zone_bit[z]
 
             self.emit(EFFECT, shuffle_zone, span=span)
+        elif isinstance(s, A.Reverse):
+            zf = self.zone_ref(s.zone)
+            zone_bit = self.zone_bit
+
+            def reverse_zone(st, L):
+                z = zf(st, L)
+                st.zones[z].reverse()
+                return zone_bit[z]
+
+            self.emit(EFFECT, reverse_zone, span=span)
         elif isinstance(s, A.Gather):
             zf = self.zone_ref(s.zone)
 
@@ -183,6 +194,10 @@ class Statements:
             self.loops[-1][1 if s.again else 0].append(self.emit(JUMP, None, span=span))
         elif isinstance(s, A.Leave):
             self.emit(EFFECT, leave_effect(self, s), span=span)
+        elif isinstance(s, A.Turns) and _turn_control(s.body, m.procedures) is not None:
+            self.steered_turns(s)  # `next turn` or `final round` inside: see loops.py
+        elif isinstance(s, (A.NextTurn, A.FinalRound)):
+            self.turn_control(s)
         elif isinstance(s, A.Turns):
             start = self.expr(s.start)[0]
             until = self.expr(s.until)[0]

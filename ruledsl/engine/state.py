@@ -87,7 +87,27 @@ class State(Seeing, Positions):
                 key.append(descending(v) if highest else v)
             keys.append(tuple(key))
         best = min(keys)
-        return [i for i in range(self.n) if keys[i] == best]
+        first = [i for i in range(self.n) if keys[i] == best]
+        if self.program.team is None:
+            return first
+        teams = self.teams
+        won = {teams[i] for i in first}  # partners win together (docs §2.16.1)
+        return [i for i in range(self.n) if teams[i] in won]
+
+    @property
+    def teams(self) -> list:
+        """Each seat's partnership, from ``define team(p)``: partners share a value. Without it each
+        seat is its own team (its number); in a cooperative game (``winner: all``) all share team 0."""
+        team = self.program.team
+        if team is None:
+            return [0] * self.n if self.program.cooperative else list(range(self.n))
+        span = getattr(team, "span", NOWHERE)
+        values = [_run_rule(team, self, i, span) for i in range(self.n)]
+        for i, v in enumerate(values):
+            if v.__class__ is not int:
+                raise RulesRuntimeError(f"the team of player {i} is {'none' if v is None else repr(v)}, "
+                                        "not a number", span)
+        return values
 
     def legal_moves(self) -> list[Move]:
         """Every move the current player may make, in a stable order; [] when the game is over."""

@@ -98,6 +98,7 @@ class Fold(Expr):
     var: str
     domain: Expr
     where: Optional[Expr]
+    default: Optional[Expr] = None  # `max(... , default: 0)`: the value of min/max over nothing
 
 
 @node
@@ -187,6 +188,7 @@ class Assign(Stmt):
     op: str
     value: Expr
     member: Optional[str] = None  # `meld[p, i].rank = 3`: a value that lives with each member
+    announced: bool = False  # `announce v = EXPR`: an intended disclosure (docs §4.14.3)
 
 
 @node
@@ -259,6 +261,25 @@ class Leave(Stmt):
 
     player: Expr
     back: bool = False
+
+
+@node
+class Reverse(Stmt):
+    """``reverse pile``: the zone's cards in the opposite order (the top card becomes the bottom one)."""
+
+    zone: "ZoneRef"
+
+
+@node
+class NextTurn(Stmt):
+    """``next turn p``, inside `turns`: p moves after this turn, not the next player in seat order."""
+
+    player: Expr
+
+
+@node
+class FinalRound(Stmt):
+    """``final round``, inside `turns`: every player still in takes one more turn, then the turns end."""
 
 
 @node
@@ -573,6 +594,7 @@ class WinnerDef(Decl):
     keys: tuple
     name: str = "winner"
     when: object = None  # Expr or None: without it the game has no winners
+    everyone: bool = False  # `winner: all when C`: a cooperative game (no keys)
 
 
 @node

@@ -43,7 +43,7 @@ def parser() -> lark.Lark:
 RESERVED = frozenset("""
     and or not in if then else true false none each for where let put into under at deal from
     shuffle gather repeat times while turns until choose by move reveal to end once new as remove has
-    best break continue leave rejoin setup lowest highest show tell of
+    best break continue leave rejoin setup lowest highest show tell of final announce reverse
 """.split())
 
 
@@ -343,8 +343,12 @@ class _Builder(Transformer):
         return A.TupleLit(tuple(children), span=self._span(meta))
 
     @v_args(meta=True, inline=True)
-    def fold(self, meta, func, expr, var, domain, where):
-        return A.Fold(str(func), expr, str(var), domain, where, span=self._span(meta))
+    def fold(self, meta, func, expr, var, domain, where, default=None):
+        return A.Fold(str(func), expr, str(var), domain, where, default, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def reverse_stmt(self, meta, zone):
+        return A.Reverse(zone, span=self._span(meta))
 
     @v_args(meta=True)
     def set_lit(self, meta, children):
@@ -416,6 +420,10 @@ class _Builder(Transformer):
         return A.Assign(target[0], target[1], str(op), value, target[2], span=self._span(meta))
 
     @v_args(meta=True, inline=True)
+    def announce_stmt(self, meta, target, op, value):
+        return A.Assign(target[0], target[1], str(op), value, target[2], announced=True, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
     def let(self, meta, name, value):
         return A.Let(str(name), value, span=self._span(meta))
 
@@ -477,6 +485,14 @@ class _Builder(Transformer):
     @v_args(meta=True, inline=True)
     def rejoin_stmt(self, meta, player):
         return A.Leave(player, True, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def next_turn_stmt(self, meta, player):
+        return A.NextTurn(player, span=self._span(meta))
+
+    @v_args(meta=True)
+    def final_round_stmt(self, meta, _):
+        return A.FinalRound(span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def repeat_stmt(self, meta, count, body):
@@ -749,6 +765,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def winner_def(self, meta, children):
         return A.WinnerDef(str(children[0]), tuple(children[2:]), when=children[1], span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def winner_all(self, meta, when):
+        return A.WinnerDef("", (), when=when, everyone=True, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def order_key(self, meta, order, expr):

@@ -132,7 +132,8 @@ def outcome(state: State, player: int) -> int:
 def rewards(state: State) -> list[float]:
     """What a position is worth to each player, from 0 to 1.
 
-    A finished game: 1 for a sole winner, shared equally by tied winners, 0
+    A finished game: 1 for a sole winner, shared equally by tied winners (partners, or all the
+    players of a cooperative game, share one win: each gets all of it), 0
     for the others; 0 for all when the game ended with no winners. A game not finished (or stopped at its move bound): the
     share of the other players each one is ahead of by the rules' ``heuristic`` if they declare one,
     else by the ``winner`` order (a tie counts half).
@@ -143,6 +144,9 @@ def rewards(state: State) -> list[float]:
         if not winners:  # a game over with no winners (`winner(p) when ...` did not hold): nobody won
             return [0.0] * n
         share = 1.0 / len(winners)
+        if state.program.team is not None or state.program.cooperative:  # a partnership's win is one win
+            teams = state.teams
+            share = 1.0 / len({teams[w] for w in winners})
         out = [0.0] * n
         for w in winners:
             out[w] = share

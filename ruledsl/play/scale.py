@@ -109,7 +109,8 @@ def play_chunk(task: dict) -> dict:
         records.append({"index": i, "seed": seed, "scores": list(result.scores), "winners": list(result.winners),
                         "length": result.length, "finding": result.finding,
                         "decisions": sum(counts["chosen"].values()), "legal": counts["legal"],
-                        "chosen": dict(counts["chosen"]), "design": trail.finish(list(result.winners))})
+                        "chosen": dict(counts["chosen"]), "design": trail.finish(list(result.winners)),
+                        **({} if result.teams is None else {"teams": list(result.teams)})})
         if watch:
             records[-1].update(offered=dict(counts["offered"]), picked=dict(counts["picked"]))
     out = {"start": task["start"], "records": records}

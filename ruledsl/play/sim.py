@@ -61,10 +61,12 @@ class GameResult:
     moves: list
     length: int
     finding: str | None  # why the game was stopped early, or None
+    teams: list | None = None  # each seat's partnership at the end (partnerships, cooperative games); else None
 
     def to_dict(self) -> dict:
         """The result as a plain dict of JSON values."""
-        return {
+        extra = {} if self.teams is None else {"teams": list(self.teams)}
+        return {**extra, 
             "game": self.game,
             "players": self.players,
             "seed": self.seed,
@@ -104,10 +106,21 @@ class SimulationStats:
     stopped: int
     shared: int
     stopped_seeds: list = attrs.Factory(list)  # the seeds of the games stopped at their bound, in game order
+    #: with partnerships (``define team(p)``) or a cooperative game: wins per partnership, a
+    #: partnership named by its seats ("0+2"; the whole table in a cooperative game), each game
+    #: one win for the partnership that won it (and then ``shared`` counts games won by several)
+    team_wins: dict | None = None
+    cooperative: bool = False
 
     def to_dict(self) -> dict:
         """The statistics as a plain dict of JSON values."""
-        return {
+        extra = {}
+        if self.team_wins is not None:
+            per = self.games or 1
+            extra = {"team_wins": dict(self.team_wins),
+                     "team_win_rate": {t: w / per for t, w in self.team_wins.items()},
+                     "cooperative": self.cooperative}
+        return {**extra, 
             "game": self.game,
             "games": self.games,
             "players": self.players,
@@ -203,7 +216,21 @@ def play_game(game: Game, players: int | None = None, seed: int = 0,
         moves=[m.to_json() for m in state.moves],
         length=len(state.moves),
         finding=state.finding,
+        teams=_teams(state),
     )
+
+
+def _teams(state) -> list | None:
+    """The partnerships of a finished game as plain numbers, or None when each seat plays alone."""
+    program = state.program
+    if program.team is None and not program.cooperative:
+        return None
+    return list(state.teams)
+
+
+def team_label(teams: list, team) -> str:
+    """A partnership named by its seats: ``0+2``."""
+    return "+".join(str(i) for i, t in enumerate(teams) if t == team)
 
 
 def simulate(game: Game, games: int, players: int | None = None, seed: int = 0,
@@ -234,7 +261,8 @@ def simulate(game: Game, games: int, players: int | None = None, seed: int = 0,
             if progress is not None:
                 progress(i + 1, games)
 
-    return add_up(results(), game.program.name, games, n, seed, dict(game.program.params), names)
+    return add_up(results(), game.program.name, games, n, seed, dict(game.program.params), names,
+                  game.program.cooperative)
 
 
 def bot_names(bots, n: int, seed: int = 0) -> list[str]:
@@ -242,7 +270,8 @@ def bot_names(bots, n: int, seed: int = 0) -> list[str]:
     return [b.label for b in _seat_bots(bots, n, seed)]
 
 
-def add_up(results, name: str, games: int, n: int, seed: int, params: dict, names: list) -> SimulationStats:
+def add_up(results, name: str, games: int, n: int, seed: int, params: dict, names: list,
+           cooperative: bool = False) -> SimulationStats:
     """The :class:`SimulationStats` of ``results`` (GameResults, or dicts with the same keys), in game order.
 
     Local, parallel and distributed runs all add up through here, so that
@@ -255,16 +284,28 @@ def add_up(results, name: str, games: int, n: int, seed: int, params: dict, name
     stopped = 0
     stopped_seeds = []
     shared = 0
+    team_wins = None
     for result in results:
         if isinstance(result, dict):
             winners, scores, length, finding = result["winners"], result["scores"], result["length"], result["finding"]
             game_seed = result.get("seed")
+            teams = result.get("teams")
         else:
             winners, scores, length, finding = result.winners, result.scores, result.length, result.finding
             game_seed = result.seed
+            teams = result.teams
         for w in winners:
             wins[w] += 1
-        if len(winners) > 1:
+        if teams is not None:  # a partnership's win is one win; shared: won by several partnerships
+            team_wins = {} if team_wins is None else team_wins
+            for t in dict.fromkeys(teams):
+                team_wins.setdefault(team_label(teams, t), 0)
+            won = list(dict.fromkeys(teams[w] for w in winners))
+            for t in won:
+                team_wins[team_label(teams, t)] += 1
+            if len(won) > 1:
+                shared += 1
+        elif len(winners) > 1:
             shared += 1
         for p, s in enumerate(scores):
             score_sums[p] += s
@@ -289,4 +330,6 @@ def add_up(results, name: str, games: int, n: int, seed: int, params: dict, name
         stopped=stopped,
         shared=shared,
         stopped_seeds=stopped_seeds,
+        team_wins=team_wins,
+        cooperative=cooperative,
     )
