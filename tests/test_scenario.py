@@ -215,8 +215,10 @@ def scenario_snippets():
 def test_scenario_snippet_parses(text):
     # a whole file (`{ ... }` stands for a body left out), or the statements of one scenario
     text = text.replace("{ ... }", "{ }")
-    if text.lstrip().startswith(("scenarios", "#")):
+    if re.search(r"^scenarios ", text, re.M):
         parse_scenarios(text, "snippet.test.rules")
+    elif re.search(r"^scenario \w+ ", text, re.M):  # whole scenarios of a file whose header is left out
+        parse_scenarios(f'scenarios for "x.rules"\n{text}', "snippet.test.rules")
     else:
         parse_scenarios(f'scenarios for "x.rules"\nscenario example {{\n{text}\n}}', "snippet.test.rules")
 
