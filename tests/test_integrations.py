@@ -121,8 +121,8 @@ def test_openspiel_game_plays_to_the_rules_winners():
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))
     again = ruledsl.load(path).replay(2, 3, state.inner.moves)
-    assert state.returns() == [1.0 if i in again.winners else 0.0 for i in range(2)]
-    assert sum(state.returns()) >= 1
+    shared = len(again.winners) > 1
+    assert state.returns() == [(0.0 if shared else 1.0) if i in again.winners else -1.0 for i in range(2)]
     text = pyspiel.serialize_game_and_state(game, state)
     game2, state2 = pyspiel.deserialize_game_and_state(text)
     assert state2.history() == state.history() and state2.inner == state.inner
@@ -161,14 +161,12 @@ def test_openspiel_mcts_plays_trolley_car():
             action = picks.choice(state.legal_actions())
         state.apply_action(action)
     assert mcts_moves > 0
-    assert state.returns() in ([1.0, 0.0], [0.0, 1.0], [1.0, 1.0])
+    assert state.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
 
 
-def test_pettingzoo_rewards_are_the_rules_scores():
-    path = ROOT / "games" / "tutorial_highlow.rules"
-    e = env(path, players=3)
-    e.reset(seed=4)
-    rng = random.Random(4)
+def _play_out(e, seed):
+    e.reset(seed=seed)
+    rng = random.Random(seed)
     total = {a: 0.0 for a in e.possible_agents}
     for agent in e.agent_iter(10_000):
         obs, reward, terminated, truncated, info = e.last()
@@ -178,9 +176,45 @@ def test_pettingzoo_rewards_are_the_rules_scores():
             continue
         assert reward == 0
         e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    return [total[a] for a in e.possible_agents]
+
+
+def test_pettingzoo_rewards_are_win_and_loss_by_default():
+    path = ROOT / "games" / "tutorial_highlow.rules"
+    e = env(path, players=3)
+    rewards = _play_out(e, 4)
     replayed = ruledsl.load(path).replay(3, 4, e.game_state.moves)
-    assert replayed.is_over
-    assert [total[a] for a in e.possible_agents] == [float(x) for x in replayed.scores]
+    assert replayed.is_over and replayed.winners
+    shared = len(replayed.winners) > 1
+    assert rewards == [(0.0 if shared else 1.0) if i in replayed.winners else -1.0 for i in range(3)]
+
+
+def _winners_of(e, seed):
+    _play_out(e, seed)
+    return e.game_state.winners
+
+
+def test_the_trolley_car_winner_gets_the_larger_reward():
+    """The lowest score wins Trolley Car: with the scores as rewards an agent would learn to lose."""
+    path = ROOT / "games" / "trolley_car.rules"
+    params = {"single_round": True, "hand_size": 6}
+    seed = next(s for s in range(50)  # the first seed whose game (random play, as below) has one winner
+                if len(_winners_of(env(path, players=2, params=params), s)) == 1)
+    for returns in ("win", "score"):
+        e = env(path, players=2, params=params, returns=returns)
+        rewards = _play_out(e, seed)
+        game = e.game_state
+        (winner,) = game.winners
+        assert rewards[winner] > rewards[1 - winner], (returns, rewards, game.scores)
+    assert rewards == [-float(x) for x in game.scores]  # `score`: negated, since the lowest score wins
+
+
+def test_pettingzoo_rewards_can_be_the_rules_scores():
+    path = ROOT / "games" / "tutorial_highlow.rules"  # the highest score wins: the scores as they are
+    e = env(path, players=3, returns="score")
+    rewards = _play_out(e, 4)
+    replayed = ruledsl.load(path).replay(3, 4, e.game_state.moves)
+    assert rewards == [float(x) for x in replayed.scores]
 
 
 def test_pettingzoo_refuses_an_illegal_action_and_keeps_the_state():

@@ -296,14 +296,31 @@ class ObservationCodec:
 
 
 def outcome(state, kind: str = "win") -> list[float]:
-    """Each player's result: ``win`` gives 1 to each winner and 0 to the rest (0 to all when the game
-    was stopped at its move limit); ``score`` gives the rules' scores."""
+    """Each player's result when the game is over (0 for all before, and for a game stopped at its
+    move limit).
+
+    ``win`` (the default of both adapters): +1 for a win, -1 for a loss, 0 for a win shared with
+    another seat or partnership (a tie); partners (``define team(p)``) win or lose together, and in
+    a cooperative game the whole table gets +1 or -1. ``score``: the rules' scores, negated when
+    the rules rank the lowest score first (``winner(p): lowest score(p)``), so that in every game
+    a larger return is a better result."""
     if kind == "score":
-        return [float(x) for x in state.scores]
-    if kind == "win":
-        winners = set(state.winners) if state.is_over else set()
-        return [1.0 if i in winners else 0.0 for i in range(state.n)]
-    raise ParameterError(f"returns must be 'win' or 'score', not {kind!r}")
+        scores = [float(x) for x in state.scores]
+        keys = state.program.winner_keys
+        if keys and not keys[0][1]:  # the lowest first: a lower score is the better result
+            scores = [-x for x in scores]
+        return scores
+    if kind != "win":
+        raise ParameterError(f"returns must be 'win' or 'score', not {kind!r}")
+    n = state.n
+    if not state.is_over or state.finding:
+        return [0.0] * n
+    winners = set(state.winners)
+    if not winners:  # a cooperative game lost, or nobody met the rules' `when`
+        return [-1.0] * n
+    teams = state.teams
+    shared = len({teams[w] for w in winners}) > 1
+    return [(0.0 if shared else 1.0) if i in winners else -1.0 for i in range(n)]
 
 
 def parse_params(text: str) -> dict:

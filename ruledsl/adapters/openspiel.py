@@ -111,7 +111,7 @@ class RuledslGame(pyspiel.Game):
             num_distinct_actions=setup.actions.num_actions,
             max_chance_outcomes=setup.seeds,
             num_players=setup.players,
-            min_utility=0.0,
+            min_utility=-1.0,
             max_utility=1.0,
             max_game_length=program.limit + 1,
         )

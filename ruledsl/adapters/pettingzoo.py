@@ -7,9 +7,10 @@
   zero for an agent who is not deciding).
 - Observations: ``{"observation": ..., "action_mask": ...}``, the observation
   being :class:`ruledsl.encode.ObservationCodec` of ``State.view(agent)``.
-- Rewards: 0 until the game ends, then the rules' ``score`` of each player
-  (``returns="win"``: 1 for each winner, 0 for the others). A game stopped at
-  the rules' move limit is truncated, one that ended is terminated.
+- Rewards: 0 until the game ends, then +1 for a win, -1 for a loss, 0 for a
+  shared win (:func:`ruledsl.encode.outcome`); ``returns="score"`` gives the
+  rules' scores instead, negated where the lowest score wins. A game stopped
+  at the rules' move limit is truncated, one that ended is terminated.
 - ``reset(seed=s)`` starts the game with engine seed ``s``; without a seed it
   draws one from the environment's own generator.
 - ``render()`` returns the state as text (``render_mode="ansi"``) or prints it
@@ -31,7 +32,7 @@ from .encode import ActionCodec, ObservationCodec, outcome, state_text
 class RuledslEnv(AECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "ruledsl", "is_parallelizable": False}
 
-    def __init__(self, game, players: int | None = None, returns: str = "score", render_mode: str | None = None,
+    def __init__(self, game, players: int | None = None, returns: str = "win", render_mode: str | None = None,
                  render_view: bool = False):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
