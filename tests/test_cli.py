@@ -155,6 +155,7 @@ def test_run_plain_text(files):
         "  player 0 (first): 6  winner\n"
         "  player 1 (first): 5\n"
         "winner: player 0\n"
+        "(the highest score(p) wins)\n"
     )
 
 
@@ -318,3 +319,20 @@ def test_search_bots_on_the_command_line(files):
     assert invoke(*args).stdout == result.stdout
     result = invoke("run", files["race"], "--bot", "greedy", "--json")
     assert result.exit_code == 0 and json.loads(result.stdout)["bots"] == ["greedy", "greedy"]
+
+
+def test_logs_and_json_name_the_moves_cards_and_run_says_what_wins(tmp_path):
+    """A log's moves keep their numbers (replay reads them) and gain their words, with the cards' names."""
+    rules = Path(__file__).resolve().parent.parent / "games" / "trolley_car.rules"
+    log = tmp_path / "game.json"
+    result = CliRunner().invoke(main, ["run", str(rules), "--seed", "1", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith("(the lowest score(p) wins)")
+    data = json.loads(log.read_text(encoding="utf-8"))
+    assert len(data["described"]) == len(data["moves"])
+    game = ruledsl.load(rules)
+    first = data["moves"][0]
+    assert data["described"][0] == f"{first[0]}({game.program.card_labels[first[1]]})"  # declare(4♦), not declare(16)
+    assert "♦" in log.read_text(encoding="utf-8") or "♣" in log.read_text(encoding="utf-8")  # not \\u escapes
+    out = json.loads(CliRunner().invoke(main, ["run", str(rules), "--seed", "1", "--json"]).output)
+    assert out["described"] == data["described"] and out["winner_order"] == "the lowest score(p) wins"

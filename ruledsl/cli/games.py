@@ -104,16 +104,40 @@ def run(file, players, seed, sets, bots, as_json, log_path) -> None:
     if log_path:
         _write_log(log_path, file, result, game)
     if as_json:
-        click.echo(json.dumps(data))
+        from ..engine.setlog import describe_moves
+
+        data["described"] = [words for _, words in describe_moves(game, result.players, result.seed, result.moves)]
+        data["winner_order"] = _what_wins(game)
+        click.echo(json.dumps(data, ensure_ascii=False))
         return
     if _stdout_is_terminal():
         _run_table(result)
     else:
         _run_plain(result)
+    order = _what_wins(game)
+    if order:
+        click.echo(f"({order})")
+
+
+def _what_wins(game) -> str:
+    """The rules' winner order in words, from its first key: ``the lowest score(p) wins``."""
+    p = game.program
+    if p.cooperative:
+        return "the players win or lose together"
+    if not p.winner_keys:
+        return ""
+    fn, highest = p.winner_keys[0]
+    span = getattr(fn, "span", None)
+    text = None
+    if span is not None and span.line and span.line == span.end_line:
+        line = (p.source.get(span.file) or "").splitlines()
+        if 0 < span.line <= len(line):
+            text = line[span.line - 1][span.column - 1:span.end_column - 1].strip() or None
+    return f"the {'highest' if highest else 'lowest'} {text or 'first winner key'} wins"
 
 
 def _write_log(log_path: str, file: str, result, game) -> None:
-    from ..engine.setlog import fold
+    from ..engine.setlog import describe_moves, fold
 
     log = {
         "format": LOG_FORMAT,
@@ -125,6 +149,8 @@ def _write_log(log_path: str, file: str, result, game) -> None:
         "seed": result.seed,
         "bots": result.bots,
         "moves": fold(game, result.players, result.seed, result.moves),  # a set of cards: one record
+        # the same moves in words, cards by their names: for people (replay reads "moves")
+        "described": [words for _, words in describe_moves(game, result.players, result.seed, result.moves)],
         "scores": result.scores,
         "winners": result.winners,
         "finding": result.finding,
@@ -139,8 +165,8 @@ def _log_text(log: dict) -> str:
     """The log as JSON, one field per line and one move per line, so that logs diff well."""
     fields = []
     for key, value in log.items():
-        if key == "moves" and value:
-            body = ",\n".join("  " + json.dumps(m) for m in value)
+        if key in ("moves", "described") and value:
+            body = ",\n".join("  " + json.dumps(m, ensure_ascii=False) for m in value)
             fields.append(f' {json.dumps(key)}: [\n{body}\n ]')
         else:
             fields.append(f" {json.dumps(key)}: {json.dumps(value)}")

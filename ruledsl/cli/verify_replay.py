@@ -9,7 +9,8 @@ from pathlib import Path
 import click
 
 from ..engine.load import load
-from ..language.errors import ParameterError, RuledslError, RulesError
+from ..engine.setlog import describe_moves
+from ..language.errors import ParameterError, RulesError
 from ..verify.session import DEFAULT_SECONDS, DEFAULT_STATES
 from .common import (
     EXIT_RULES,
@@ -187,22 +188,9 @@ def _echo_moves(texts: list[str], keep: int = 25) -> None:
 
 
 def _describe_moves(game, players, seed, moves) -> list[str]:
-    """The moves of a game in words, as far as they can be replayed; a set of cards is one move."""
-    from ..engine.setlog import describe, fold, is_record, unfold
-
-    moves = fold(game, players, seed, unfold(moves))
-    out = []
-    try:
-        s = game.new_game(players, seed)
-        for m in moves:
-            who = s.current_player
-            out.append(f"player {who}: {describe(game.program, m) if is_record(m) else s.describe(m)}")
-            for step in unfold([m]):
-                s.apply(step)
-    except RuledslError:
-        pass
-    out.extend(str(m) for m in moves[len(out):])
-    return out
+    """The moves of a game in words, each with the player who made it (engine/setlog.py)."""
+    return [f"player {who}: {text}" if who is not None else text
+            for who, text in describe_moves(game, players, seed, moves)]
 
 
 @main.command("replay")

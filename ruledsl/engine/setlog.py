@@ -8,6 +8,7 @@ finished set into a game log as one record, ``[name, [card, ...]]``
 
 from __future__ import annotations
 
+from ..language.errors import RuledslError
 from .moves import Move
 
 # ---- a set being built, as the engine runs it ------------------------------------------------
@@ -89,3 +90,22 @@ def describe(program, record) -> str:
     """A set record in words: ``strike{9♥, 2♣}``."""
     labels = program.card_labels
     return record[0] + "{" + ", ".join(labels[c] if 0 <= c < len(labels) else str(c) for c in record[1]) + "}"
+
+
+def describe_moves(game, players: int, seed: int, moves) -> list[tuple]:
+    """The moves of a game in words, as the view names cards (``play(Q♦)``, a set as ``strike{9♥, 2♣}``),
+    each as ``(player, words)``: what a log shows beside the moves' numbers. A set of cards is one
+    move; moves past one that does not replay are given as they are, with player None."""
+    moves = fold(game, players, seed, unfold(moves))
+    out: list = []
+    try:
+        s = game.new_game(players, seed)
+        for m in moves:
+            who = s.current_player
+            out.append((who, describe(game.program, m) if is_record(m) else s.describe(m)))
+            for step in unfold([m]):
+                s.apply(step)
+    except RuledslError:
+        pass
+    out.extend((None, str(m)) for m in moves[len(out):])
+    return out
