@@ -46,13 +46,17 @@ def test_bench_compares_with_the_release_file(tmp_path, capsys):
     assert row.count(".") >= 3  # ÷ reference, its spread and ÷ release are numbers, not "-"
 
 
-def test_the_release_file_checked_in_names_every_game():
+def test_the_release_file_checked_in_names_games_that_exist():
+    """Every game of the previous release's figures is still a game; a game added since (it has no
+    figure yet: bench.py prints `-` for it) is the only kind allowed to be missing."""
     import json
 
     bench = _module("bench")
     release = json.loads(bench.RELEASE.read_text())
     names = {key.split("/")[0] for key in release["games"]}
-    assert names == {p.name for p in bench.top_level_games(ROOT / "games")}
+    games = {p.name for p in bench.top_level_games(ROOT / "games")}
+    assert names <= games
+    assert games - names <= {"partnership_whist.rules"}  # added after the release file was measured
 
 
 def test_the_playouts_of_the_rules_file_and_the_reference_play_the_same_games_on_average():

@@ -114,6 +114,7 @@ MELDS = textwrap.dedent("""\
         and any(each c in hand[p] where all(each d in cs where d.rank == c.rank)
                 and count(each d in hand[p] where d.rank == c.rank) >= 3)
     flow {
+      shuffle deck
       turns from 0 until empty(deck) {
         choose turn by current {
           move meld(cs subset of hand[current] while can_meld(current, cs)) where one_rank(cs) and size(cs) == 3 {
@@ -163,7 +164,7 @@ def test_a_while_condition_that_is_not_true_or_false_is_an_error_at_its_position
         ruledsl.loads(text, "melds.rules")
     message = str(e.value)
     assert "E202" in message and "should be a true/false value" in message
-    assert message.startswith("melds.rules:16:50:")  # `size(cs) + 1`, not the move
+    assert message.startswith("melds.rules:17:50:")  # `size(cs) + 1`, not the move
     assert len(e.value.diagnostics) == 1  # one cause, one error (the condition is checked in two places)
 
 

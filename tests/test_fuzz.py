@@ -356,7 +356,8 @@ def test_a_score_that_is_none_is_a_finding():
 @pytest.mark.parametrize("index, message", [("none", "`w[...]`: the index is none"), ("2", "`w[2]` is outside `w`")])
 def test_a_constant_index_outside_the_family_is_a_finding(index, message):
     err = finding(f"flow {{ w[{index}] = 1 }}\n")
-    assert (err.span.line, err.message) == (15, message)
+    assert err.span.line == 15 and err.message.startswith(message)  # a setup that fails for some player
+    # counts only also says which (engine/dealing.py)
 
 
 def test_cards_dealt_to_a_player_some_games_lack():

@@ -465,14 +465,14 @@ def test_at_once_with_a_decision_points_to_setup():
     assert any("use `setup { ... }`" in (d.hint or "") for d in diags)
 
 
-# ---- a house that is not a seat (the example of docs/language.md 11.9)
+# ---- a house that is not a seat (the example of docs/language.md 11.8)
 
 
 def test_the_house_example_of_the_docs_runs_for_one_player():
     from pathlib import Path
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
-    example = text.split("### 11.9", 1)[1].split("```rules\n", 1)[1].split("```", 1)[0]
+    example = text.split("### 11.8 A dealer or house", 1)[1].split("```rules\n", 1)[1].split("```", 1)[0]
     g = ruledsl.loads(example, "house.rules")
     outcomes = set()
     for seed in range(15):
