@@ -187,11 +187,12 @@ def _comment(text: str, line: int) -> str:
         above.append(lines[i].strip().lstrip("#").strip())
         i -= 1
     above.reverse()
+    above = [a for a in above if not a.startswith("mutate:")]  # marks for `ruledsl mutate`, not for readers
     own = lines[line - 1]
     trailing = ""
     if "#" in own and not own.strip().startswith("#"):
         code, _, rest = own.partition("#")
-        if code.count('"') % 2 == 0:
+        if code.count('"') % 2 == 0 and not rest.strip().startswith("mutate:"):
             trailing = rest.strip()
     if above and set(above[0]) <= set("-= "):
         above = above[1:]
