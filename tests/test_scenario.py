@@ -450,3 +450,20 @@ def test_a_place_that_is_no_zone_is_found_by_check(tmp_path):
         trolley_scenario(tmp_path, TWO_2H + "  move play(2♥ from hnd[1])\n}")
     (d,) = err.value.diagnostics
     assert d.message == "there is no zone `hnd[1]`" and d.hint == "did you mean `hand`?" and d.line == 13
+
+
+def test_a_rule_that_fails_while_the_moves_are_listed_fails_the_scenario_at_its_line(tmp_path):
+    """Not an escaped RulesRuntimeError (found by `ruledsl mutate`: `i in 0..4` over a family of 1..4)."""
+    rules = tmp_path / "slots.rules"
+    rules.write_text('game "Slots"\nplayers 2..2\nvar v[1..3]: int = 0\n'
+                     "flow { choose first by 0 { move go {} }\n"
+                     "       choose pick by 1 { move take(i in 0..3) where v[i] == 0 { v[i] = 1 } } }\n"
+                     "define score(p) = 0\nwinner(p): highest score(p)\n", encoding="utf-8")
+    scenarios = tmp_path / "slots.test.rules"
+    scenarios.write_text('scenarios for "slots.rules"\n\nscenario listing {\n  players 2\n  move go\n'
+                         "  expect moves: take(1), take(2), take(3)\n}\n", encoding="utf-8")
+    loaded = load_scenarios(scenarios)
+    (outcome,) = [loaded.run(s) for s in loaded.scenarios]
+    assert outcome.status == "failed"
+    assert "`v[0]` is outside `v`" in outcome.found  # a finding of the rules, reported as the scenario's failure
+    assert outcome.where.line in (5, 6)  # the move after which the moves are listed, or the expectation

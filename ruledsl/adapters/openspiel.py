@@ -64,7 +64,7 @@ def _game_type(min_players: int = 1, max_players: int = MAX_PLAYERS) -> "pyspiel
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        provides_factored_observation_string=False,
+        provides_factored_observation_string=True,
         parameter_specification={"path": "", "players": 0, "params": "", "seeds": DEFAULT_SEEDS},
     )
 
@@ -131,12 +131,23 @@ class RuledslGame(pyspiel.Game):
         are what one player may know, so observers of public information alone are not offered."""
         if params:
             raise ParameterError(f"the observer takes no parameters, not {params}")
-        if iig_obs_type is not None and (not iig_obs_type.public_info or
-                                          iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            raise ParameterError("ruledsl games observe as one player sees the game "
+        if iig_obs_type is None:
+            return _Observer(self.setup, False)
+        single = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        none = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+        if iig_obs_type.perfect_recall:
+            if iig_obs_type.public_info and single:
+                return _Observer(self.setup, True)
+            raise ParameterError("a perfect-recall observer of a ruledsl game is a player's information state "
                                  "(public_info=True, private_info=SINGLE_PLAYER)")
-        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return _Observer(self.setup, recall)
+        if iig_obs_type.public_info and single:
+            return _Observer(self.setup, False)
+        if iig_obs_type.public_info and none:
+            return _Observer(self.setup, False, "public")
+        if not iig_obs_type.public_info and single:
+            return _Observer(self.setup, False, "private")
+        raise ParameterError("a ruledsl game is observed by one player (private_info=SINGLE_PLAYER), or as its "
+                             "public part (public_info=True, private_info=NONE)")
 
 
 class RuledslState(pyspiel.State):
@@ -287,13 +298,18 @@ def _unbox(params, text) -> _Box:
 
 
 class _Observer:
-    """The PyObserver of a ruledsl game: tensor and string from ``view(player)``."""
+    """The PyObserver of a ruledsl game: tensor and string from ``view(player)``, or from its public or
+    its private part (OpenSpiel's factored observations, which its playthrough tool asks for)."""
 
-    def __init__(self, setup: _Setup, recall: bool):
+    def __init__(self, setup: _Setup, recall: bool, part: str = "all"):
         self.recall = recall
+        self.part = part
         self.codec = setup.observations
         self.tensor = np.zeros(0 if recall else self.codec.size, np.float32)
         self.dict = {"observation": self.tensor}
+
+    def _view(self, inner, player) -> dict:
+        return inner.view(player) if self.part == "all" else view_part(inner, player, self.part)
 
     def set_from(self, state, player):
         if self.recall:
@@ -301,14 +317,44 @@ class _Observer:
         if state.inner is None:
             self.tensor.fill(0)
             return
-        self.tensor[:] = self.codec.encode(state.inner.view(player))
+        self.tensor[:] = self.codec.encode(self._view(state.inner, player))
 
     def string_from(self, state, player):
         if self.recall:
             return state.information_state_text(player)
         if state.inner is None:
             return "seed not chosen"
-        return ObservationCodec.text(state.inner.view(player))
+        return ObservationCodec.text(self._view(state.inner, player))
+
+
+def view_part(inner, player: int, part: str) -> dict:
+    """The part of ``player``'s view that every player sees (``public``: a card every view shows at that
+    place, a variable every view holds with that value, whose decision it is), or what only this player
+    sees of it (``private``: the rest of their view, with their legal moves); what is not in the part
+    is ``?`` (a card) or left out (a variable)."""
+    mine = inner.view(player)
+    others = [inner.view(q) for q in range(inner.n) if q != player]
+    zones = {}
+    for name, cards in mine["zones"].items():
+        shared = []
+        for i, c in enumerate(cards):
+            seen_by_all = all(i < len(o["zones"].get(name) or ()) and o["zones"][name][i] == c for o in others)
+            shared.append(seen_by_all)
+        if part == "public":
+            zones[name] = [c if ok else "?" for c, ok in zip(cards, shared)]
+        else:
+            zones[name] = ["?" if ok or c == "?" else c for c, ok in zip(cards, shared)]
+    public_vars = {k for k, v in mine["vars"].items() if all(k in o["vars"] and o["vars"][k] == v for o in others)}
+    fields = [k for k in mine if k not in ("zones", "vars", "legal_moves")]
+    same = {k for k in fields if all(o.get(k) == mine[k] for o in others)}  # whose decision it is, the end ...
+    out = {k: mine[k] for k in fields if (k in same) == (part == "public")}
+    out["zones"] = zones
+    if part == "public":
+        out["vars"] = {k: v for k, v in mine["vars"].items() if k in public_vars}
+    else:
+        out["vars"] = {k: v for k, v in mine["vars"].items() if k not in public_vars}
+        out["legal_moves"] = mine.get("legal_moves", [])
+    return out
 
 
 pyspiel.register_game(_game_type(), RuledslGame)

@@ -287,10 +287,16 @@ class _Run(Expectations):
 
     def go(self) -> Outcome:
         sc = self.scenario
+        stmt = None
         try:
             for stmt in self.file.steps(sc):
                 self.step(stmt)
             self.start(sc.span)
+        except RulesRuntimeError as err:  # a rule that fails where no statement expects it (listing the moves)
+            where = stmt.span if stmt is not None else sc.span
+            text = (getattr(stmt, "text", "") or _text_of(self.file.source.text, where)) if stmt is not None else ""
+            return Outcome(sc.name, sc.span, "failed", text, where, f"a rule could not be carried out: {_finding(err)}",
+                           tuple(position(self.state)) if self.state is not None else (), checked=self.checked)
         except _Failed as f:
             text = getattr(f.stmt, "text", "") or _text_of(self.file.source.text, f.stmt.span)
             return Outcome(sc.name, sc.span, "failed", text, f.stmt.span, f.found,
