@@ -286,3 +286,32 @@ def test_the_documented_numbering_of_high_low():
     assert codec.describe(17) == "play(" + game.program.card_labels[17] + ")"
     with pytest.raises(ruledsl.ParameterError, match="actions are 0 to 53"):
         codec.decode(54)
+
+
+@pytest.mark.parametrize("name", ["tutorial_highlow", "goofspiel", "knockout_whist", "uno"])
+def test_openspiel_playthrough_runs(name):
+    """OpenSpiel's own playthrough tool, which asks for the public and the private part of each
+    observation as well as a player's whole one (the bigger games run it too, in 3 to 80 s: see
+    docs/integrations.md)."""
+    from open_spiel.python.algorithms import generate_playthrough
+
+    game = load_game(ROOT / "games" / f"{name}.rules", seeds=3)
+    lines = generate_playthrough.playthrough_lines(str(game), alsologtostdout=False)
+    text = "\n".join(lines)
+    assert "PublicObservationString() = " in text and "PrivateObservationString(0) = " in text
+    public = [line for line in lines if line.startswith('PublicObservationString() = "{')]
+    assert public and all('"player"' not in line for line in public)  # the public part is the same for all
+
+
+def test_the_public_and_private_parts_of_a_view_add_up_to_the_view():
+    from ruledsl.adapters.openspiel import view_part
+
+    state = ruledsl.load(ROOT / "games" / "tutorial_highlow.rules").new_game(2, 5)
+    whole, public, private = state.view(0), view_part(state, 0, "public"), view_part(state, 0, "private")
+    assert public["zones"]["hand[0]"] == ["?"] * len(whole["zones"]["hand[0]"])  # the owner's hand is private
+    assert private["zones"]["hand[0]"] == whole["zones"]["hand[0]"]
+    assert public["zones"]["pile"] == whole["zones"]["pile"] and set(private["zones"]["pile"]) <= {"?"}
+    assert view_part(state, 1, "public")["zones"] == public["zones"]  # every seat's public part is the same
+    for name, cards in whole["zones"].items():
+        merged = [p if p != "?" else q for p, q in zip(public["zones"][name], private["zones"][name])]
+        assert merged == cards, name
