@@ -183,8 +183,8 @@ def test_go_to_definition_in_a_variant_reaches_its_base(tmp_path):
 
 def test_completion_offers_names_in_scope(tmp_path):
     text = GAME.read_text(encoding="utf-8")
-    marker = "      lay(c)\n"
-    edited = text.replace(marker, marker + "      ne\n", 1)
+    end = text.index("\n", text.index("      lay(c)")) + 1  # after the line of `lay(c)`, whatever comment it has
+    edited = text[:end] + "      ne\n" + text[end:]
 
     async def scenario(s):
         s.open(GAME, edited)
@@ -192,7 +192,7 @@ def test_completion_offers_names_in_scope(tmp_path):
         at = position_of(edited, "      ne\n", offset=8)
         labels = {i.label for i in (await s.completion(GAME, at)).items}
         assert {"next_space", "next"} <= labels and "hand_size" not in labels
-        at_c = position_of(edited, "lay(c)\n      ne", offset=4)
+        at_c = position_of(edited, "      lay(c)", offset=10)
         every = {i.label: i for i in (await s.completion(GAME, at_c)).items}
         assert {"c", "current", "choose", "hand_size", "declared", "lay", "fits"} <= set(every)
         assert every["c"].detail == "local" and every["choose"].kind == L.CompletionItemKind.Keyword

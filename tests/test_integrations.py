@@ -20,7 +20,7 @@ from ruledsl.adapters.pettingzoo import env
 ROOT = Path(__file__).resolve().parent.parent
 GAME_FILES = sorted(p for p in (ROOT / "games").glob("*.rules") if not p.name.endswith(".test.rules"))
 # Small settings keep a game short, for the games that have such parameters.
-SMALL = {"hand_size": 4, "single_round": True}
+SMALL = {"hand_size": 4, "single_round": True, "max_rounds": 5}  # short games: tests, not measurements
 
 
 def small_params(path) -> dict:
@@ -247,14 +247,18 @@ def test_the_integration_page_examples_run(monkeypatch):
         exec(compile(block, "docs/integrations.md", "exec"), {})
 
 
-def test_observers_of_public_information_alone_are_refused():
+def test_observers_a_ruledsl_game_cannot_give_are_refused():
     from open_spiel.python.observation import make_observation
 
     game = load_game(ROOT / "games" / "tutorial_highlow.rules", players=2)
-    public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
-                                        private_info=pyspiel.PrivateInfoType.NONE)
-    with pytest.raises(ruledsl.ParameterError, match="as one player sees"):
-        make_observation(game, public)
+    nothing = pyspiel.IIGObservationType(perfect_recall=False, public_info=False,
+                                         private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ruledsl.ParameterError, match="observed by one player"):
+        make_observation(game, nothing)
+    everyone = pyspiel.IIGObservationType(perfect_recall=True, public_info=True,
+                                          private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ruledsl.ParameterError, match="information state"):
+        make_observation(game, everyone)
     own = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
     state = game.new_initial_state()
     state.apply_action(2)

@@ -209,7 +209,7 @@ def test_a_hand_that_outgrows_its_declared_limit_only_when_players_like_to_draw(
 
 LEAKY_DRAW = """      choose drawn_card by current {
         move play_drawn where fits(c) { lay(c) }
-        move keep { put c into hand[current] }
+        move keep { put c into hand[current] }  # mutate: equivalent top-bottom — no rule reads the order of a hand, only its cards
       }"""
 OLD_DRAW = """      if fits(c) {
         choose drawn_card by current {
