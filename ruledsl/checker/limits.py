@@ -17,7 +17,7 @@ MAX_ZONES = 10_000  # zones of one zone family, e.g. zone pile[1..100, player]
 MAX_VALUES = 100_000  # values of one variable family, e.g. var seen[1..1000, player]
 MAX_RANGE = 100_000  # values of a range gone through while playing, e.g. count(each i in 1..N where ...)
 MIN_INT, MAX_INT = -(2**63), 2**63 - 1  # the whole numbers a game may store (64-bit)
-MAX_INLINED = 2_000  # defines written out where they are used, over one rules file (Tramwaje: 149)
+MAX_INLINED = 2_000  # defines written out where they are used, over one rules file (games/ need 149 at most)
 MAX_MOVE_COMBINATIONS = 100_000  # argument combinations one move can list (the product of its domains' sizes)
 
 

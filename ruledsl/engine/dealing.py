@@ -1,8 +1,8 @@
 """A game that cannot be set up for some player counts with some parameters, said before it starts.
 
 A parameter's range is checked when the rules are loaded, but whether the
-cards go round depends on the player count too: Trolley Car's `hand_size = 51`
-deals to 2 players and not to 3. When the setup of a new game (the flow up to
+cards go round depends on the player count too: a deal of 51 cards each from
+one 104-card deck works for 2 players and not for 3. When the setup of a new game (the flow up to
 its first decision) fails, :func:`setup_failure` tries the other player
 counts with the same parameters: if some of them can be set up, the fault is
 the combination of parameters and players, told as a ParameterError that says

@@ -6,7 +6,7 @@ holds the same cards in the same order for three seeds, nothing in the setup
 drew from the generator for them, and a ``shuffle`` is probably missing. Zones
 that everybody sees are not compared (a face-up market may be laid out on
 purpose), nor is a game without hidden cards; one hidden zone that varies is
-enough (Goofspiel's hands are the same in every game, its prize deck is not).
+enough (hands dealt the same in every game beside a shuffled deck are fine).
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ legal there. When another player's move is not legal there, but moves of its nam
 them has its numbers, players and words (shown to everybody as they are, where a hidden card is
 ``?``: :func:`ruledsl.engine.observe.move_seen`), what the viewer was shown rules the world out:
 the move tells them something about the cards they cannot see. ``bury(5)`` allowed only for a rank the mover holds face
-down tells everybody that the mover holds a 5; ``name(hearts)`` allowed only for a suit the mover
-holds tells them a suit. The rules may reveal the card (``reveal``/``show``), or tell the fact
+down tells everybody that the mover holds a 5; ``name(red)`` allowed only for a colour the mover
+holds tells them a colour. The rules may reveal the card (``reveal``/``show``), or tell the fact
 (``tell``): then the world keeps it, and there is no leak.
 """
 
@@ -27,7 +27,7 @@ def counterpart(before: State, world: State, m, player: int):
     its numbers, players and words (they depend on cards ``player`` cannot see); else None: the
     world cannot go on. (Whether a move of that name is allowed at all may depend on hidden cards
     as the rules mean it to: a player who passes because they cannot play tells the table so, as at
-    a real table, and a card played off suit says the hand has none of the suit.)"""
+    a real table, and a card that does not follow says the hand has none that would.)"""
     legal = world.legal_moves()
     if m in legal:
         return _made(world, m)
