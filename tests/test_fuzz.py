@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import ruledsl
 from ruledsl import RuledslError, RulesError
+from ruledsl import fuzz as fuzz_words
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 SCENARIO_SUFFIX = ".test.rules"
@@ -67,8 +68,8 @@ def load_and_play(text: str, filename: str, seed: int) -> None:
 # pass the checker and reach the engine; now and then an untyped expression slips in to reach the
 # checker's type errors.
 
-INTS = st.sampled_from(["0", "1", "2", "3", "5", "13", "52", "100000"])
-ZONES = st.sampled_from(["z", "h[current]", "h[0]", "h[next(current)]"])
+INTS = st.sampled_from(fuzz_words.INTS)  # the words of ruledsl/fuzz.py, which grows files from them too
+ZONES = st.sampled_from(fuzz_words.ZONES)
 
 
 @functools.lru_cache(maxsize=None)
@@ -168,25 +169,7 @@ def statements(depth: int = 2, locals_: tuple = ()) -> st.SearchStrategy:
     )
 
 
-DECLARATIONS = [
-    'players 2..3',
-    'include "standard.rules"',
-    'enum e { a, b }',
-    'kind k {\n  r: 1..5\n  s: e\n  show "{r}{s}"\n}',
-    'cards k(r: 1..5, s: each) in z',
-    'cards standard52 in deck',
-    'zone z: pile public',
-    'zone deck: pile hidden',
-    'zone h[player]: row owner',
-    'zone t: track(n) public',
-    'var v: int = 0',
-    'var w[player]: int = 0',
-    'var pos: int = 0',
-    'var flag: bool = false',
-    'param n = 3 in 1..10',
-    'define d(y) = y + 1',
-    'limit 60 moves',
-]
+DECLARATIONS = fuzz_words.DECLARATIONS
 
 
 @st.composite
