@@ -4,31 +4,21 @@
 import textwrap
 from pathlib import Path
 
-import pytest
 
 import ruledsl
-from ruledsl import RulesError
 from ruledsl.verify.checks import verify
+from rules_text import MINI, diagnostics
 
 ASK = Path(__file__).resolve().parent / "data" / "ask.rules"
 
-BASE = """\
-game "Mini"
-players 2..4
-include "standard.rules"
-cards standard52 in deck
-zone deck: pile hidden
-zone hand[player]: row owner
+BASE = MINI + """\
 var told: bool = false
 var secret: bool hidden = false
 var pick: card
 """
 
 
-def errors(text: str) -> list:
-    with pytest.raises(RulesError) as info:
-        ruledsl.loads(textwrap.dedent(text), "mini.rules")
-    return info.value.diagnostics
+errors = diagnostics
 
 
 def test_announce_sets_a_variable_every_viewer_sees():

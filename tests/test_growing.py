@@ -8,9 +8,10 @@ import textwrap
 import pytest
 
 import ruledsl
-from ruledsl import RulesError, RulesRuntimeError, SaveError
+from ruledsl import RulesRuntimeError, SaveError
 from ruledsl.scenarios.runner import load_scenarios
 from ruledsl.verify.checks import verify
+from rules_text import diagnostics
 
 MELDS = textwrap.dedent("""\
     game "Melds"
@@ -75,9 +76,7 @@ def melds():
 
 
 def errors(text: str, params=None) -> list:
-    with pytest.raises(RulesError) as info:
-        ruledsl.loads(textwrap.dedent(text), "m.rules", params=params)
-    return info.value.diagnostics
+    return diagnostics(text, name="m.rules", params=params)
 
 
 def opened(game, player=0, seed=1):

@@ -1,28 +1,18 @@
 """One cause, one error: what is built on a reported error is not reported again (no knock-on errors)."""
 
-import textwrap
 
 import pytest
 
-import ruledsl
-from ruledsl import RulesError
+from rules_text import MINI, diagnostics
 
-BASE = """\
-game "Mini"
-players 2..4
-include "standard.rules"
-cards standard52 in deck
-zone deck: pile hidden
-zone hand[player]: row owner
+BASE = MINI + """\
 zone table[player]: row public
 var total[player]: int = 0
 """
 
 
 def errors(text: str) -> list:
-    with pytest.raises(RulesError) as info:
-        ruledsl.loads(BASE + textwrap.dedent(text), "mini.rules")
-    return info.value.diagnostics
+    return diagnostics(text, before=BASE)
 
 
 def turn(moves: str, until: str = "false") -> str:

@@ -1,39 +1,28 @@
 """Partnerships (`define team(p)`) and cooperative results (`winner: all when C`): docs/language.md
 §2.16.1-2. A partnership's win is one win; a cooperative game's result is shared by all."""
 
-import textwrap
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 import ruledsl
-from ruledsl import RulesError
 from ruledsl.cli import main
 from ruledsl.play.botbase import rewards
 from ruledsl.play.sim import play_game, simulate
+from rules_text import MINI, diagnostics
 
 ROOT = Path(__file__).resolve().parent.parent
 WHIST = ROOT / "games" / "partnership_whist.rules"
 CLIMB = ROOT / "tests" / "data" / "climb.rules"
 
-BASE = """\
-game "Mini"
-players 2..4
-include "standard.rules"
-cards standard52 in deck
-zone deck: pile hidden
-zone hand[player]: row owner
+BASE = MINI + """\
 var total[player]: int = 0
 var k: int = 0
 flow { for p in players { k += 1  total[p] = k } }
 """
 
 
-def errors(text: str) -> list:
-    with pytest.raises(RulesError) as info:
-        ruledsl.loads(textwrap.dedent(text), "mini.rules")
-    return info.value.diagnostics
+errors = diagnostics
 
 
 def test_team_takes_one_parameter():

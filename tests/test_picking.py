@@ -1,13 +1,13 @@
 """Picking, ordering and seats: `best ... by`, keys, `first`/`sorted`/`list`, `leave`/`rejoin`,
 `break`/`continue`, `for ... where`, `random` over any domain, and `card + card`."""
 
-import json
 import textwrap
 
 import pytest
 
 import ruledsl
 from ruledsl import RulesError
+from rules_text import diagnostics
 
 HEAD = textwrap.dedent("""\
     game "Picks"
@@ -37,9 +37,7 @@ def run(body: str, extra: str = "", players: int = 3, seed: int = 1):
 
 
 def errors(text: str) -> list:
-    with pytest.raises(RulesError) as info:
-        ruledsl.loads(HEAD + textwrap.dedent(text), "picks.rules")
-    return info.value.diagnostics
+    return diagnostics(text, before=HEAD, name="picks.rules")
 
 
 def label(s, c):

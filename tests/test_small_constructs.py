@@ -3,10 +3,9 @@
 
 import textwrap
 
-import pytest
 
 import ruledsl
-from ruledsl import RulesError
+from rules_text import diagnostics
 
 BASE = """\
 game "Mini"
@@ -26,10 +25,7 @@ def load(flow: str):
     return ruledsl.loads(BASE + textwrap.dedent(flow), "mini.rules")
 
 
-def errors(text: str) -> list:
-    with pytest.raises(RulesError) as info:
-        ruledsl.loads(textwrap.dedent(text), "mini.rules")
-    return info.value.diagnostics
+errors = diagnostics
 
 
 def test_min_and_max_of_nothing_give_their_default():

@@ -8,25 +8,16 @@ import pytest
 
 import ruledsl
 import step_interpreter
-from ruledsl import RulesError
+from rules_text import MINI, diagnostics
 
 DATA = Path(__file__).resolve().parent / "data"
 
-BASE = """\
-game "Mini"
-players 2..4
-include "standard.rules"
-cards standard52 in deck
-zone deck: pile hidden
-zone hand[player]: row owner
+BASE = MINI + """\
 var total[player]: int = 0
 """
 
 
-def errors(text: str) -> list:
-    with pytest.raises(RulesError) as info:
-        ruledsl.loads(textwrap.dedent(text), "mini.rules")
-    return info.value.diagnostics
+errors = diagnostics
 
 
 def test_next_turn_and_final_round_parse():

@@ -19,15 +19,6 @@ from .common import (
     main,
 )
 from .games import simulate_command
-
-SCALE_OPTIONS = [
-    click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-                 help="Local processes that play the games (the results do not depend on it)."),
-    click.option("--dask", "dask", metavar="ADDRESS", default=None,
-                 help="Play the games on the Dask scheduler at ADDRESS (tcp://host:8786) instead."),
-    click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
-                 help="Write report.html (with plots) and report.json into this directory."),
-]
 from .scale import play_many, prepare_report, scale_options, throughput
 
 
