@@ -318,3 +318,11 @@ def test_every_diagnostic_prints_its_code():
             ruledsl.loads(text, "c.rules")
         for d in info.value.diagnostics:
             assert f": error[{d.code}]: " in d.render().splitlines()[0]
+
+
+def test_a_track_has_no_top_card_to_show():
+    # what a player sees of a track and whether they see one of its cards must agree: no `top` track
+    d = next(d for d in errors(BASE + "zone line: track(4) top\n") if d.code == "E209")
+    assert (d.code, d.line, d.column) == ("E209", 8, 21)
+    assert d.message == "track `line` has no top card: its slots lie side by side"
+    assert d.hint == "make it public, or a pile or row whose top card everybody sees"

@@ -555,6 +555,9 @@ class Declarations:
                 who = "its owner" if zone.visibility == "owner" else "everybody but its owner"
                 self.error("E209", f"zone `{item.name}` is seen by {who}, but it has no owner",
                            seen_vis[0], f"give it one zone per player: zone {item.name}[player]")
+            if zone.visibility == "top" and zone.shape == "track":
+                self.error("E209", f"track `{item.name}` has no top card: its slots lie side by side", seen_vis[0],
+                           "make it public, or a pile or row whose top card everybody sees")
 
 def _dim_word(dim: tuple) -> str:
     if dim[0] in ("player", "card"):
