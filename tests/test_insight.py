@@ -139,3 +139,68 @@ def test_tune_refuses_bad_options():
     assert runner.invoke(main, ["tune", str(DATA / "race.rules"), "--param", "nope=1..2"]).exit_code == 2
     assert runner.invoke(main, ["tune", str(DATA / "race.rules"), "--param", "goal=2..3",
                                 "--target", "fun"]).exit_code == 2
+
+
+def _tune_json(*args):
+    import json
+
+    from click.testing import CliRunner
+
+    from ruledsl.cli import main
+
+    out = CliRunner().invoke(main, ["tune", *args, "--json", "-q"])
+    assert out.exit_code == 0, out.output
+    return json.loads(out.output.splitlines()[-1])
+
+
+def test_tune_a_true_false_parameter_for_fairness():
+    # tunable.rules: fair_deal=false gives seat 0 every win; true deals one card each (half the wins each)
+    data = _tune_json(str(DATA / "tunable.rules"), "--param", "fair_deal", "--target", "fair", "--games", "60")
+    values = {c["params"]["fair_deal"]: c for c in data["candidates"]}
+    assert set(values) == {False, True}
+    assert values[False]["value"] == 1.0 and values[False]["cost"] == 0.5
+    assert data["best"]["params"] == {"fair_deal": True}
+    assert data["best"]["ci95"][0] < 0.5 < data["best"]["ci95"][1]
+
+
+def test_tune_lists_of_numbers_and_texts_for_a_length():
+    # a "long" game lasts pace rounds of two moves; a "short" one one round
+    data = _tune_json(str(DATA / "tunable.rules"), "--param", "pace=1,3,5", "--target", "length=6", "--games", "5")
+    assert [c["params"]["pace"] for c in data["candidates"]] == [1, 3, 5]
+    assert [c["value"] for c in data["candidates"]] == [2.0, 6.0, 10.0]
+    assert data["best"]["params"] == {"pace": 3} and data["indistinguishable"] == [{"pace": 3}]
+    data = _tune_json(str(DATA / "tunable.rules"), "--param", "mode=long,short", "--target", "length=2",
+                      "--games", "5")
+    assert [c["params"]["mode"] for c in data["candidates"]] == ["long", "short"]
+    assert data["best"]["params"] == {"mode": "short"} and data["best"]["value"] == 2.0
+
+
+def test_tune_for_drama(tmp_path):
+    # comeback.rules: with comeback the winner is behind after three of the four turns, without it never
+    png = tmp_path / "drama.png"
+    data = _tune_json(str(DATA / "comeback.rules"), "--param", "comeback=false,true", "--target", "drama",
+                      "--games", "6", "--plot", str(png))
+    values = {c["params"]["comeback"]: c["value"] for c in data["candidates"]}
+    assert values == {False: 0.0, True: 0.75} and data["best"]["params"] == {"comeback": True}
+    assert png.stat().st_size > 0
+
+
+def test_tune_parameter_forms_and_their_errors():
+    from ruledsl.language.errors import ParameterError
+    from ruledsl.play.tune import grid, parse_param, resolve
+
+    assert parse_param("a=1..3") == ("a", 1, 3)
+    assert parse_param("a=1,5,9") == ("a", [1, 5, 9]) and parse_param("m=x, y") == ("m", ["x", "y"])
+    assert parse_param("flag") == ("flag", None)
+    assert resolve(("flag", None), False) == ("flag", [False, True])
+    assert resolve(("flag", ["True", "false"]), True) == ("flag", [True, False])
+    assert grid([("a", 1, 3), ("f", [False, True])], 8) == [
+        {"a": 1, "f": False}, {"a": 1, "f": True}, {"a": 2, "f": False}, {"a": 2, "f": True},
+        {"a": 3, "f": False}, {"a": 3, "f": True}]
+    for bad in ("a=1", "a=1,1", "a=,2", "9a=1,2"):
+        with pytest.raises(ParameterError):
+            parse_param(bad)
+    for spec, default in ((("m", None), "text"), (("m", 1, 3), "text"), (("f", ["yes", "no"]), False),
+                          (("n", ["one", "two"]), 3), (("f", 1, 2), True)):
+        with pytest.raises(ParameterError):
+            resolve(spec, default)

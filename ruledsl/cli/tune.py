@@ -24,8 +24,10 @@ from .progress import Progress, quiet_option
 
 @main.command("tune")
 @click.argument("file")
-@click.option("--param", "params", multiple=True, required=True, metavar="NAME=LOW..HIGH",
-              help="A parameter to tune and the whole values to try (give it once per parameter).")
+@click.option("--param", "params", multiple=True, required=True, metavar="NAME=LOW..HIGH|NAME=a,b,c|NAME",
+              help="A parameter to tune and the values to try: a range of whole numbers, a list of values "
+                   "(numbers, texts, true,false), or a true/false parameter's name alone for both its values "
+                   "(give it once per parameter).")
 @click.option("--target", default="fair", show_default=True, metavar="fair|length=N|drama",
               help="fair: every seat wins its share; length=N: games of N moves on average; "
                    "drama: the winner is behind for as much of the game as can be.")
@@ -50,10 +52,10 @@ from .progress import Progress, quiet_option
 def tune_command(file, params, target, games, search, points, players, seed, sets, bots, jobs, dask, plot_file,
                  as_json, quiet) -> None:
     """Find the values of FILE's parameters that best meet --target (docs/scale.md, "Tuning")."""
-    from ..play.tune import parse_range, parse_target, plot, tune
+    from ..play.tune import parse_param, parse_target, plot, resolve, tune
 
     try:
-        ranges = [parse_range(p) for p in params]
+        ranges = [parse_param(p) for p in params]
         goal_kind, goal = parse_target(target)
     except ParameterError as err:
         raise CliError(str(err)) from None
@@ -69,6 +71,10 @@ def tune_command(file, params, target, games, search, points, players, seed, set
         if name not in game.program.params:
             known = ", ".join(sorted(game.program.params)) or "none"
             raise CliError(f"{file} has no parameter '{name}' (its parameters: {known})")
+    try:
+        ranges = [resolve(r, game.program.params[r[0]]) for r in ranges]
+    except ParameterError as err:
+        raise CliError(str(err)) from None
     n = _check_players(game, players)
     bot_choice = _bots_option(bots, n)
 
@@ -106,6 +112,8 @@ tune_command.params.append(next(p for p in simulate_command.params if p.name == 
 
 def _table(result, names, file) -> None:
     from rich.console import Console
+
+    from ..play.tune import shown
     from rich.table import Table
 
     best = result["best"]
@@ -121,14 +129,14 @@ def _table(result, names, file) -> None:
     for c in result["candidates"]:
         fmt = (lambda x: f"{x:.1%}") if pct else (lambda x: f"{x:.1f}")
         mark = " *" if c is best or c == best else ""
-        table.add_row(*[str(c["params"][k]) for k in names], fmt(c["value"]) + mark,
+        table.add_row(*[shown(c["params"][k]) for k in names], fmt(c["value"]) + mark,
                       f"[{fmt(c['ci95'][0])}, {fmt(c['ci95'][1])}]", str(c["games"]))
     console.print(table)
-    shown = ", ".join(f"{k}={best['params'][k]}" for k in names)
+    said = ", ".join(f"{k}={shown(best['params'][k])}" for k in names)
     fmt = (lambda x: f"{x:.1%}") if pct else (lambda x: f"{x:.1f}")
-    console.print(f"best: {shown}: {best['what']} {fmt(best['value'])} (95% interval [{fmt(best['ci95'][0])}, "
+    console.print(f"best: {said}: {best['what']} {fmt(best['value'])} (95% interval [{fmt(best['ci95'][0])}, "
                   f"{fmt(best['ci95'][1])}])", highlight=False)
     others = [p for p in result["indistinguishable"] if p != best["params"]]
     if others:
-        listed = "; ".join(", ".join(f"{k}={p[k]}" for k in names) for p in others)
+        listed = "; ".join(", ".join(f"{k}={shown(p[k])}" for k in names) for p in others)
         console.print(f"not told apart from the best at these games (intervals overlap): {listed}", highlight=False)

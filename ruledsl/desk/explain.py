@@ -22,10 +22,10 @@ from ..engine.load import loads
 from ..language import ast as A
 from ..language.assemble import assemble
 from ..language.errors import read_source
+from .goal import how_to_win, who_starts
 from .symbols import _comment
-from .wording import VISIBILITY, Words, words
-
-HIDDEN_DEFINES = ("score", "heuristic")
+from .walk import descendants
+from .wording import HIDDEN_DEFINES, VISIBILITY, Words, words
 
 
 class _Book:
@@ -35,7 +35,7 @@ class _Book:
         self.assembly = assemble(text.removeprefix("\ufeff"), self.path)
         self.model = check(self.assembly, params)
         self.program = loads(text, self.path, params).program
-        self.say = Words(self.model)
+        self.say = Words(self.model, self.comment)
         self.texts = self.model.texts
         self.base_names = self._base_names() if self._extends() else set()
         self.lines: list[str] = []
@@ -99,14 +99,16 @@ class _Book:
         players = f"{m.min_players}" if m.min_players == m.max_players else f"{m.min_players} to {m.max_players}"
         self.out(f"**Players:** {players}. The game stops with no winner after {m.limit} moves.")
         self.out()
+        how_to_win(self)
         self.components()
         self.parameters()
-        self.terms()
+        who_starts(self)
         self.flow()
         self.procedures()
         self.triggers()
-        self.ending()
         self.invariants()
+        self.terms()
+        self.bookkeeping()
         return "\n".join(self.lines).rstrip() + "\n"
 
     def components(self) -> None:
@@ -137,21 +139,35 @@ class _Book:
             self.out(f"| {words(name)} | {per} | {kind} | {VISIBILITY.get(z.visibility, z.visibility)} | "
                      f"{self._cell(self.comment(z.node))}{self.mark(z.node, name)} |")
         self.out()
-        shown = [(n, v) for n, v in m.vars.items() if not n.startswith("#") and "~" not in n]
+        shown = [(n, v) for n, v in m.vars.items() if not n.startswith("#") and "~" not in n and v.shown]
         if shown:
             self.out("**Counters and marks** (what the players keep track of):")
             self.out()
-            self.out("| name | one for | kind | starts at | who knows it | notes |")
-            self.out("|---|---|---|---|---|---|")
-            for name, v in shown:
-                init = self.say.expr(v.init) if v.init is not None else "-"
-                kind = {"int": "a number", "bool": "yes or no", "player": "a player", "card": "a card"}.get(
-                    v.type, v.type)
-                who = {"public": "everybody", "owner": "its owner", "hidden": "nobody"}.get(v.visibility,
-                                                                                            v.visibility)
-                self.out(f"| {words(name)} | {self._dims(v.dims)} | {kind} | {init} | {who} | "
-                         f"{self._cell(self.comment(v.node))}{self.mark(v.node, name)} |")
-            self.out()
+            self._var_table(shown)
+
+    def _var_table(self, rows) -> None:
+        self.out("| name | one for | kind | starts at | who knows it | notes |")
+        self.out("|---|---|---|---|---|---|")
+        for name, v in rows:
+            init = self.say.expr(v.init) if v.init is not None else "-"
+            kind = {"int": "a number", "bool": "yes or no", "player": "a player", "card": "a card"}.get(
+                v.type, v.type)
+            who = {"public": "everybody", "owner": "its owner", "hidden": "nobody"}.get(v.visibility, v.visibility)
+            self.out(f"| {words(name)} | {self._dims(v.dims)} | {kind} | {init} | {who} | "
+                     f"{self._cell(self.comment(v.node))}{self.mark(v.node, name)} |")
+        self.out()
+
+    def bookkeeping(self) -> None:
+        """The ``unshown`` variables: what the rules keep track of for the players, and where."""
+        rows = [(n, v) for n, v in self.model.vars.items() if not v.shown and "~" not in n]
+        if not rows:
+            return
+        self.out("## Appendix: bookkeeping")
+        self.out()
+        self.out("The rules keep these marks for you (a referee, or the program, keeps them); the steps "
+                 "that only set them are left out of the rules above.")
+        self.out()
+        self._var_table(rows)
 
     def _card_attributes(self) -> None:
         for name, kind in self.model.kinds.items():
@@ -213,10 +229,13 @@ class _Book:
 
     def terms(self) -> None:
         used = self._used()
-        ds = [(n, d) for n, d in self.model.defines.items() if n not in HIDDEN_DEFINES and n in used]
+        ds = [(n, d) for n, d in self.model.defines.items()
+              if n not in HIDDEN_DEFINES and n in used and not self.say.inline(n)]
         if not ds:
             return
-        self.out("## Terms used in these rules")
+        self.out("## Appendix: terms used in these rules")
+        self.out()
+        self.out("Each term is explained where the rules first use it; here they all are, exactly.")
         self.out()
         for name, d in ds:
             params = f" ({', '.join(d.params)})" if d.params else ""
@@ -228,8 +247,6 @@ class _Book:
 
     def _used(self) -> set:
         """The defines the rules read (the heuristic, advice for bots only, does not count)."""
-        from .walk import descendants
-
         m = self.model
         roots = [m.flow, m.winner, *m.procedures.values(), *m.triggers, *m.invariants,
                  *(d for n, d in m.defines.items() if n == "score"), *self.assembly.extensions]
@@ -251,16 +268,41 @@ class _Book:
         self.out("## Setup and play")
         self.out()
         self.note(f)
-        self.steps(self.say.steps(f.body))
+        self.steps(self._said(f.body))
         self.out()
 
+    def _said(self, body) -> list:
+        """A part's steps in words, bookkeeping left out, each term explained at its first use in the part."""
+        self.say.explained = set()
+        self.say.hide = True
+        try:
+            return self.say.steps(body)
+        finally:
+            self.say.hide = False
+
+    def _called_order(self) -> list:
+        """The procedures in the order play reaches them (depth first from the flow), then any others."""
+        m, order = self.model, []
+
+        def visit(node):
+            for n in descendants(node):
+                if isinstance(n, (A.CallStmt, A.Call)) and n.name in m.procedures and n.name not in order:
+                    order.append(n.name)
+                    visit(m.procedures[n.name])
+
+        for root in [m.flow, *m.triggers]:
+            if root is not None:
+                visit(root)
+        return order + [n for n in m.procedures if n not in order]
+
     def procedures(self) -> None:
-        for name, proc in self.model.procedures.items():
+        for name in self._called_order():
+            proc = self.model.procedures[name]
             params = f" ({', '.join(proc.params)})" if proc.params else ""
             self.out(f"### *{words(name)}*{params}{self.mark(proc, name)}")
             self.out()
             self.note(proc)
-            self.steps(self.say.steps(proc.body))
+            self.steps(self._said(proc.body))
             self._extensions(proc)
             self.out()
 
@@ -282,37 +324,15 @@ class _Book:
         self.out("Checked after every change, in this order, until none applies.")
         self.out()
         for t in ts:
-            who = f", for a player {t.var}," if t.var else ""
+            who = self.say.for_each(t.var, t.domain)
             self.out(f"### {words(t.name)}{self.mark(t, t.name)}")
             self.out()
             self.note(t)
+            self.say.explained = set()
             self.out(f"As soon as{who} {self.say.expr(t.cond)}:")
             self.out()
-            self.steps(self.say.steps(t.body))
+            self.steps(self.say.notes(t.cond) + self.say.steps(t.body))
             self.out()
-
-    def ending(self) -> None:
-        m = self.model
-        self.out("## The end and the winner")
-        self.out()
-        score = m.defines.get("score")
-        if score is not None:
-            self.note(score)
-            self.out(f"**Score** of a player {score.params[0] if score.params else ''}: "
-                     f"{self.say.expr(score.body)}.{self.mark(score, 'score')}")
-            self.out()
-        w = m.winner
-        if w is None:
-            self.out("The player with the lowest score wins.")
-        else:
-            self.note(w)
-            keys = [f"the {'highest' if k.highest else 'lowest'} {self.say.expr(k.expr)}" for k in w.keys]
-            order = keys[0] + "".join(f", then (on a tie) {k}" for k in keys[1:])
-            when = f"When {self.say.expr(w.when)}, the" if w.when is not None else "The"
-            self.out(f"{when} player with {order} wins; players still tied share the win.{self.mark(w, 'winner')}")
-            if w.when is not None:
-                self.out("Otherwise the game ends with no winner.")
-        self.out()
 
     def invariants(self) -> None:
         inv = self.model.invariants
@@ -327,8 +347,6 @@ class _Book:
 
 
 def _chooses(body):
-    from .walk import descendants
-
     for s in body:
         for n in descendants(s):
             if isinstance(n, A.Choose):

@@ -22,6 +22,9 @@ VISIBILITY = {
 COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
            ">=": "is at least"}
 ARITH = {"+": "+", "-": "-", "*": "×", "/": "÷", "%": "mod"}
+NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+HIDDEN_DEFINES = ("score", "heuristic")  # read back in their own places (the end; advice for bots only)
+INLINE_CHARS = 48  # a define without a comment whose words are at most this long is written out where it is used
 
 
 def words(name: str) -> str:
@@ -32,8 +35,15 @@ def words(name: str) -> str:
 class Words:
     """Phrases for the expressions and steps of one checked Model."""
 
-    def __init__(self, model):
+    def __init__(self, model, comment=None):
         self.m = model
+        self.comment = comment or (lambda node: "")  # the designer's comment above a declaration
+        self.bound: dict = {}  # a define's parameters -> the phrases it is called with, while it is written out
+        self.hide = False  # leave out the steps that only keep bookkeeping (``unshown`` variables)
+        self.explained: set = set()  # the terms whose meaning this part of the rulebook has given
+        self.deep = False  # explain the terms a commented term reads too
+        self._inline: dict = {}
+        self._depth = 0
 
     # ---- expressions
 
@@ -58,6 +68,8 @@ class Words:
         """A player as an owner: "your" for the current player, "p's" otherwise."""
         if isinstance(e, A.Name) and e.name == "current":
             return "the current player's"
+        if isinstance(e, A.IntLit):
+            return f"player {e.value}'s"
         return f"{self.expr(e)}'s"
 
     def expr(self, e) -> str:
@@ -78,6 +90,8 @@ class Words:
 
     def _Name(self, e):
         n = e.name
+        if n in self.bound:
+            return self.bound[n]
         if n == "current":
             return "the current player"
         if n == "players":
@@ -89,12 +103,103 @@ class Words:
         if n in self.m.zones:
             return self.zone(A.ZoneRef(n, ()))
         if n in self.m.defines:
-            return f"*{words(n)}*"
+            return self._written_out(n, []) or f"*{words(n)}*"
         if n in self.m.vars:
             return words(n) if self.m.vars[n].type == "bool" else f"the {words(n)}"
-        if n in self.m.enum_values:
+        if n in self.m.enum_values or n in self.m.kinds:
             return words(n)
         return n
+
+    # ---- defines: short ones written out where they are used, the others explained at their first use
+
+    def inline(self, name: str) -> bool:
+        """Whether the define ``name`` is written out in words wherever it is used (short, no comment)."""
+        if name not in self._inline:
+            d = self.m.defines.get(name)
+            self._inline[name] = False  # while it is being measured (a define that reads itself)
+            ok = (d is not None and name not in HIDDEN_DEFINES and not self.comment(d)
+                  and not isinstance(d.body, (A.IntLit, A.StrLit, A.BoolLit)))  # a named constant keeps its name
+            if ok:
+                saved, self.bound = self.bound, {}
+                ok = len(self._body(d, list(d.params))) <= INLINE_CHARS
+                self.bound = saved
+            self._inline[name] = ok
+        return self._inline[name]
+
+    def _body(self, d, phrases: list, negate: bool = False) -> str:
+        saved = self.bound
+        self.bound = {**saved, **dict(zip(d.params, phrases))}
+        self._depth += 1
+        try:
+            return self.expr(A.Not(d.body) if negate else d.body)
+        finally:
+            self._depth -= 1
+            self.bound = saved
+
+    def _written_out(self, name: str, phrases: list, negate: bool = False) -> str | None:
+        if self._depth > 4 or not self.inline(name):
+            return None
+        d = self.m.defines[name]
+        said = self._body(d, phrases, negate)
+        if not negate and isinstance(d.body, (A.IfExpr,)) or (
+                not negate and isinstance(d.body, A.BinOp) and d.body.op in ("and", "or")):
+            return f"({said})"
+        return said
+
+    def meaning(self, name: str) -> str:
+        """What the define ``name`` means: the designer's comment above it, else its body in words."""
+        d = self.m.defines[name]
+        c = self.comment(d)
+        if c:
+            return c.replace("\n", " ")
+        return self._body(d, list(d.params)) + "."
+
+    def notes(self, e) -> list:
+        """Asides giving the meaning of the terms ``e`` reads (defines, bookkeeping) not yet explained here."""
+        from .walk import descendants
+
+        out: list = []
+        if e is None:
+            return out
+        for n in descendants(e):
+            name = n.name if isinstance(n, (A.Name, A.Call)) else None
+            if name is None or name in self.explained or name in self.bound:
+                continue
+            if name in self.m.defines and isinstance(self.m.defines[name].body, (A.IntLit, A.StrLit, A.BoolLit)):
+                continue  # a named constant: its name says it
+            if name in self.m.defines and name not in HIDDEN_DEFINES and not self.inline(name):
+                self.explained.add(name)
+                d = self.m.defines[name]
+                params = f" ({', '.join(d.params)})" if d.params else ""
+                out.append(f"(*{words(name)}*{params}: {self.meaning(name)})")
+                if not self.comment(d) or self.deep:
+                    out.extend(self.notes(d.body))
+            elif name in self.m.defines and name not in HIDDEN_DEFINES:  # written out: explain what it reads
+                self.explained.add(name)
+                out.extend(self.notes(self.m.defines[name].body))
+            elif name in self.m.vars and not self.m.vars[name].shown and self.comment(self.m.vars[name].node):
+                self.explained.add(name)
+                out.append(f"({words(name)}: {self.comment(self.m.vars[name].node)})")
+        return out
+
+    def bookkeeping(self, s) -> bool:
+        """A step that only keeps bookkeeping: sets an ``unshown`` variable (or a window's own count)."""
+        if isinstance(s, A.Assign):
+            info = self.m.vars.get(f"{s.name}.{s.member}" if s.member else s.name)
+            return "~" in s.name or (info is not None and not info.shown)
+        if isinstance(s, A.For):
+            return bool(s.body) and all(self.bookkeeping(x) for x in s.body)
+        return False
+
+    def own_notes(self, s) -> list:
+        """The notes for the expressions a statement reads itself (not those of the steps inside it)."""
+        from .walk import children
+
+        out: list = []
+        for c in children(s):
+            if not isinstance(c, (A.Stmt, A.Option)):
+                out.extend(self.notes(c))
+        return out
 
     def _Attr(self, e):
         return f"{self.expr(e.obj)}'s {words(e.name)}"
@@ -115,7 +220,7 @@ class Words:
         a = [self.expr(x) for x in e.args]
         n = e.name
         if n in self.m.defines:
-            return f"*{words(n)}*" + (f" ({', '.join(a)})" if a else "")
+            return self._written_out(n, a) or f"*{words(n)}*" + (f" ({', '.join(a)})" if a else "")
         if n in self.m.procedures:
             return f"*{words(n)}*" + (f" ({', '.join(a)})" if a else "")
         table = {
@@ -131,6 +236,7 @@ class Words:
             "next": lambda: f"the player after {a[0]}",
             "previous": lambda: f"the player before {a[0]}",
             "random": lambda: f"a card of {a[0]} at random",
+            "members": lambda: a[0] if a[0].endswith("s") else f"{a[0]}s",
         }
         if n in table and len(a) >= 1:
             return table[n]()
@@ -146,7 +252,17 @@ class Words:
     def _where(self, e) -> str:
         return f" where {self.expr(e)}" if e is not None else ""
 
+    def _shadowed(self, var):
+        return {k: v for k, v in self.bound.items() if k != var}
+
     def _Aggregate(self, e):
+        saved, self.bound = self.bound, self._shadowed(e.var)
+        try:
+            return self._aggregate(e)
+        finally:
+            self.bound = saved
+
+    def _aggregate(self, e):
         d, v, w = self.domain(e.domain), e.var, e.where
         cond = self.expr(w) if w is not None else None
         if e.func == "any":
@@ -173,10 +289,24 @@ class Words:
         return f"{e.func} of {v} in {d}{self._where(w)}"
 
     def _Fold(self, e):
+        saved, self.bound = self.bound, self._shadowed(e.var)
+        try:
+            return self._fold(e)
+        finally:
+            self.bound = saved
+
+    def _fold(self, e):
         what = {"sum": "the sum", "min": "the least", "max": "the greatest", "list": "the list"}.get(e.func, e.func)
         return f"{what} of {self.expr(e.expr)} for each {e.var} in {self.domain(e.domain)}{self._where(e.where)}"
 
     def _Best(self, e):
+        saved, self.bound = self.bound, self._shadowed(e.var)
+        try:
+            return self._best(e)
+        finally:
+            self.bound = saved
+
+    def _best(self, e):
         which = "highest" if e.highest else "lowest"
         return f"the {e.var} in {self.domain(e.domain)}{self._where(e.where)} with the {which} {self.expr(e.key)}"
 
@@ -201,6 +331,9 @@ class Words:
                 s = self.expr(x)
                 return f"({s})" if isinstance(x, A.BinOp) and x.op in ("and", "or") and x.op != op else s
             return f"{part(e.left)} {op} {part(e.right)}"
+        if op in ("==", "!=") and isinstance(e.left, A.Attr) and e.left.name == "kind" \
+                and isinstance(e.right, A.Name) and e.right.name in self.m.kinds:
+            return f"{self.expr(e.left.obj)} is {'' if op == '==' else 'not '}a {words(e.right.name)}"
         if op in COMPARE:
             return f"{left} {COMPARE[op]} {right}"
         if op == "in":
@@ -224,6 +357,14 @@ class Words:
             return f"{self.expr(inner.args[0])} is not empty"
         if isinstance(inner, A.BinOp) and inner.op == "in":
             return f"{self.expr(inner.left)} is not in {self.domain(inner.right)}"
+        if isinstance(inner, A.Not):
+            return self.expr(inner.operand)
+        if isinstance(inner, A.BinOp) and inner.op in NEGATED:
+            return self.expr(A.BinOp(NEGATED[inner.op], inner.left, inner.right))
+        if isinstance(inner, A.Call) and inner.name in self.m.defines:
+            said = self._written_out(inner.name, [self.expr(x) for x in inner.args], negate=True)
+            if said is not None:
+                return said
         return f"not {self._paren(inner)}"
 
     def _Neg(self, e):
@@ -242,10 +383,22 @@ class Words:
                 sentence, i = built
                 out.append(sentence)
                 continue
+            if self.hide and self.bookkeeping(s):
+                i += 1
+                continue
+            out.extend(self.own_notes(s))
             m = getattr(self, "_s_" + type(s).__name__, None)
             out.append(m(s) if m is not None else f"({type(s).__name__})")
             i += 1
         return out
+
+    def for_each(self, var, domain) -> str:
+        """``for p in players`` of a trigger or an invariant: ", for a player p," or ", for each l in colour,"."""
+        if not var:
+            return ""
+        if isinstance(domain, A.Name) and domain.name == "players" or domain is None:
+            return f", for a player {var},"
+        return f", for each {var} in {self.domain(domain)},"
 
     def who(self, e) -> str:
         """A player who acts, at the start of a sentence."""
@@ -267,7 +420,7 @@ class Words:
         choose = next((n for n in _walk(loop.body) if isinstance(n, A.Choose)), None)
         if choose is None:
             return None
-        options = [self.option(o) for o in choose.options if o.name != "pass"]
+        options = self.notes(loop.where) + [self.option(o) for o in choose.options if o.name != "pass"]
         head = (f"Response window (**{words(name)}**): in seat order from the player after the current one, "
                 f"each player {loop.var} in {self.domain(loop.domain)}{self._where(loop.where)} may make one "
                 f"of these moves or pass; it goes round until all of them pass in a row:")
@@ -286,13 +439,15 @@ class Words:
         add = next((o for o in choose.options if o.name == "add"), None)
         done = next((o for o in choose.options if o.name == "done"), None)
         zone = self.domain(add.params[0].domain) if add and add.params else "the cards"
-        sentence = f"Choose a set of cards {s.name} from {zone}, one card at a time"
+        sentence = f"Choose a set of cards {s.name} from {zone}"
         keep = add.where.right if add and isinstance(add.where, A.BinOp) and add.where.op == "and" else None
+        must = done.where if done is not None else None
+        if must is not None:
+            sentence += f" such that {self.expr(must)}"
         if keep is not None:
-            sentence += f" (a card may be added while {self.expr(keep)})"
-        if done is not None and done.where is not None:
-            sentence += f"; the set must be such that {self.expr(done.where)}"
-        return sentence + ".", i + 3
+            sentence += f"; a card may be added to it only while {self.expr(keep)}"
+        notes = self.notes(must) + self.notes(keep)
+        return ((sentence + ".", notes) if notes else sentence + "."), i + 3
 
     def _s_Assign(self, s):
         target = self.expr(A.Index(A.Name(s.name), s.indices) if s.indices else A.Name(s.name))
@@ -354,7 +509,8 @@ class Words:
         return (f"As long as {self.expr(s.cond)}:", self.steps(s.body))
 
     def _s_Turns(self, s):
-        return (f"The players take turns in seat order, starting with player {self.expr(s.start)}, "
+        first = f"player {self.expr(s.start)}" if isinstance(s.start, A.IntLit) else self.expr(s.start)
+        return (f"The players take turns in seat order, starting with {first}, "
                 f"until {self.expr(s.until)}. In a turn:", self.steps(s.body))
 
     def _s_Break(self, s):
@@ -385,6 +541,9 @@ class Words:
         return ("All at once:", self.steps(s.body))
 
     def _s_New(self, s):
+        info = self.m.zones.get(s.zone.name)
+        if s.zone.indices and info is not None and info.dims and info.dims[0][0] == "player":
+            return f"Open a new {words(s.zone.name)} {s.var} of {self.expr(s.zone.indices[0])}."
         return f"Open a new {self.zone(s.zone)} ({s.var})."
 
     def _s_Remove(self, s):
@@ -401,12 +560,14 @@ class Words:
         """A move: its name, what it is played with, when it may be played, and what it does."""
         params = ", ".join(f"{p.name} from {self.domain(p.domain)}" for p in o.params)
         head = f"**{words(o.name)}**" + (f" (with {params})" if params else "")
+        explained = set(self.explained)
         builds = self._set_building(list(o.body), 0) is not None if o.body else False
+        self.explained = explained
         if builds:
             head += " (with a set of cards)"
         elif o.where is not None:
             head += f", if {self.expr(o.where)}"
-        body = self.steps(o.body)
+        body = ([] if builds else self.notes(o.where)) + self.steps(o.body)
         if not body:
             return head + ": nothing happens."
         return (head + ":", body)

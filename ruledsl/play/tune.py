@@ -1,5 +1,9 @@
 """Tuning a game's parameters: paired games over a grid of values, or a successive-halving search.
 
+A parameter is tuned over a range of whole numbers (``NAME=LOW..HIGH``), a
+list of values of any type (``NAME=a,b,c``: numbers, texts, ``true,false``),
+or, for a true/false parameter, both its values (``NAME`` alone).
+
 Every value of the parameters is played with the same seeds and bots (game
 ``i`` with seed ``derive_seed(seed, i)``), so the values are compared on the
 same deals and a difference comes from the rules, not from the cards. A
@@ -44,6 +48,69 @@ def parse_range(text: str) -> tuple[str, int, int]:
     return name, low, high
 
 
+def parse_param(text: str):
+    """One ``--param``: ``NAME=LOW..HIGH`` -> ``(name, low, high)``; ``NAME=a,b,c`` -> ``(name, [a, b, c])``;
+    ``NAME`` alone -> ``(name, None)`` (every value of a true/false parameter, filled in by :func:`resolve`)."""
+    name, eq, rest = text.partition("=")
+    name = name.strip()
+    if not name.isidentifier():
+        raise ParameterError(f"--param takes NAME=LOW..HIGH, NAME=a,b,c or NAME (a true/false parameter), "
+                             f"not {text!r}")
+    if not eq:
+        return name, None
+    if ".." in rest:
+        return parse_range(text)
+    values = [v.strip() for v in rest.split(",")]
+    if len(values) < 2 or not all(values):
+        raise ParameterError(f"--param {name}: give two values or more (NAME=a,b,c) or a range "
+                             f"(NAME=LOW..HIGH), not {text!r}")
+    if len(set(values)) != len(values):
+        raise ParameterError(f"--param {name}: a value is given twice in {rest!r}")
+    return name, [_number(v) for v in values]
+
+
+def _number(v: str):
+    try:
+        return int(v)
+    except ValueError:
+        return v
+
+
+def resolve(spec, default):
+    """``(name, None)`` of a true/false parameter -> ``(name, [False, True])``; list values of one checked type."""
+    name = spec[0]
+    if len(spec) == 3:
+        if isinstance(default, bool) or not isinstance(default, int):
+            raise ParameterError(f"--param {name}: a range is for number parameters; {name} is "
+                                 f"{_kind(default)}: give its values as {name}=a,b")
+        return spec
+    values = spec[1]
+    if values is None:
+        if not isinstance(default, bool):
+            raise ParameterError(f"--param {name} without values is for a true/false parameter; {name} is "
+                                 f"{_kind(default)}: give {name}=LOW..HIGH or {name}=a,b,c")
+        return name, [False, True]
+    if isinstance(default, bool):
+        words = {"true": True, "false": False}
+        if any(str(v).lower() not in words for v in values):
+            raise ParameterError(f"--param {name}: {name} is true or false, not {', '.join(map(str, values))}")
+        return name, [words[str(v).lower()] for v in values]
+    if isinstance(default, int) and not all(isinstance(v, int) for v in values):
+        raise ParameterError(f"--param {name}: {name} is a number, not {', '.join(map(str, values))}")
+    if isinstance(default, str):
+        return name, [str(v) for v in values]
+    return name, values
+
+
+def _kind(value) -> str:
+    return "true or false" if isinstance(value, bool) else "a number" if isinstance(value, int) else "a text"
+
+
+def shown(value) -> str:
+    """A parameter value as ``--set`` takes it (and a table shows it)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
 def parse_target(text: str) -> tuple[str, float | None]:
     """``fair``, ``drama`` or ``length=N``."""
     t = text.strip()
@@ -60,9 +127,14 @@ def parse_target(text: str) -> tuple[str, float | None]:
 
 
 def grid(ranges: list, points: int) -> list[dict]:
-    """Every combination of at most ``points`` evenly spread whole values of each range."""
+    """Every combination of at most ``points`` evenly spread whole values of each range (and every value
+    of each list, in its order)."""
     axes = []
-    for name, low, high in ranges:
+    for spec in ranges:
+        if len(spec) == 2:
+            axes.append([(spec[0], v) for v in spec[1]])
+            continue
+        name, low, high = spec
         span = high - low
         if span + 1 <= points:
             values = list(range(low, high + 1))
@@ -122,9 +194,9 @@ def tune(game_for, path, players: int, seed: int, games: int, bots, ranges: list
             count = games
         for i in alive:
             params = candidates[i]
-            game = game_for({k: str(v) for k, v in params.items()})
+            game = game_for({k: shown(v) for k, v in params.items()})
             within = None if progress is None else (lambda done, _total, before=played: progress(before + done))
-            run = run_games(game, path, {k: str(v) for k, v in params.items()}, players, seed, count, bots,
+            run = run_games(game, path, {k: shown(v) for k, v in params.items()}, players, seed, count, bots,
                             jobs=jobs, dask=dask, progress=within)
             played += count
             results[i] = {"params": params, "games": count, **measure(run.records, players, target, goal)}
@@ -151,13 +223,18 @@ def plot(result: dict, ranges: list, out) -> None:
 
     plt = _plt()
     fig, axes = plt.subplots(1, len(ranges), figsize=(5 * len(ranges), 3.4), squeeze=False)
-    for ax, (name, _, _) in zip(axes[0], ranges):
-        cands = sorted(result["candidates"], key=lambda c: c["params"][name])
-        xs = [c["params"][name] for c in cands]
+    for ax, spec in zip(axes[0], ranges):
+        name = spec[0]
+        numeric = len(spec) == 3
+        cands = sorted(result["candidates"], key=lambda c: c["params"][name]) if numeric else \
+            sorted(result["candidates"], key=lambda c: spec[1].index(c["params"][name]))
+        xs = [c["params"][name] if numeric else shown(c["params"][name]) for c in cands]
         ys = [c["value"] for c in cands]
         err = [[c["value"] - c["ci95"][0] for c in cands], [c["ci95"][1] - c["value"] for c in cands]]
         ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, color="#4c78a8")
-        ax.plot([result["best"]["params"][name]], [result["best"]["value"]], "o", color="#e45756", label="best")
+        best_x = result["best"]["params"][name]
+        ax.plot([best_x if numeric else shown(best_x)], [result["best"]["value"]], "o", color="#e45756",
+                label="best")
         fair = result["best"].get("fair_share")
         if fair is not None:
             ax.axhline(fair, color="grey", linestyle="--", linewidth=1, label="fair share")

@@ -1,0 +1,192 @@
+"""What a rulebook's reader asks first: how the game is won and when it ends, and who starts.
+
+Both are gathered from the checked Model, wherever the rules put them: the
+winner and the score, every way the flow stops (a ``turns ... until``, a
+``while`` or ``repeat`` of rounds, an ``end game`` step and the conditions
+around it, the move bound), the "as soon as" triggers that set what those
+read, and the ``from`` of every ``turns`` with how the player it names
+changes. :mod:`ruledsl.desk.explain` prints them as the sections "How to
+win" and "Who starts".
+"""
+
+from __future__ import annotations
+
+from ..language import ast as A
+from .walk import descendants
+from .wording import words
+
+
+def _names(e) -> set:
+    return {n.name for n in descendants(e) if isinstance(n, A.Name)} if e is not None else set()
+
+
+def _read(model, e) -> set:
+    """The variables ``e`` reads, through the defines it calls."""
+    seen, todo, out = set(), [e], set()
+    while todo:
+        x = todo.pop()
+        if x is None:
+            continue
+        for n in descendants(x):
+            name = n.name if isinstance(n, (A.Name, A.Call)) else None
+            if name in model.vars:
+                out.add(name)
+            elif name in model.defines and name not in seen:
+                seen.add(name)
+                todo.append(model.defines[name].body)
+    return out
+
+
+def _ends(body, conds, where, found) -> None:
+    """Every ``end game`` in ``body`` with the conditions of the ``if``s around it."""
+    for s in body:
+        if isinstance(s, A.EndGame):
+            found.append((list(conds), where))
+        elif isinstance(s, A.If):
+            for cond, sub in s.branches:
+                _ends(sub, [*conds, cond], where, found)
+            if s.otherwise:
+                _ends(s.otherwise, [*conds, A.Not(s.branches[-1][0])], where, found)
+        elif isinstance(s, A.Choose):
+            for o in s.options:
+                _ends(o.body, conds, where, found)
+        else:
+            for field in ("body",):
+                sub = getattr(s, field, None)
+                if isinstance(sub, tuple):
+                    _ends(sub, conds, where, found)
+
+
+def _loops(body, out, inside=False) -> None:
+    """The loops of the flow that hold turns (rounds) or are the turns themselves, outermost first."""
+    for s in body:
+        if isinstance(s, (A.Turns, A.While, A.Repeat, A.For)):
+            holds_turns = any(isinstance(n, A.Turns) for n in descendants(s))
+            if isinstance(s, A.Turns) or holds_turns or isinstance(s, A.While):
+                out.append(s)
+            _loops(s.body, out, True)
+        elif isinstance(s, A.If):
+            for _, sub in s.branches:
+                _loops(sub, out, inside)
+            if s.otherwise:
+                _loops(s.otherwise, out, inside)
+
+
+def how_to_win(book) -> None:
+    m, say = book.model, book.say
+    say.explained = set()
+    book.out("## How to win")
+    book.out()
+    w = m.winner
+    score = m.defines.get("score")
+    if w is not None:
+        book.note(w)
+    if score is not None and (w is None or not book.comment(w)):
+        book.note(score)
+    book.out(f"**The winner.** {winner_sentence(book)}")
+    book.out()
+    if score is not None:
+        who = score.params[0] if score.params else ""
+        book.out(f"**Score** of a player {who}: {say.expr(score.body)}.{book.mark(score, 'score')}")
+        book.out()
+    book.out("**The game ends**:")
+    book.out()
+    read = _read(m, w.when if w is not None else None)
+    loops: list = []
+    if m.flow is not None:
+        _loops(m.flow.body, loops)
+    for s in loops:
+        if isinstance(s, A.Turns):
+            line = f"after the turn in which {say.expr(s.until)}"
+            read |= _read(m, s.until)
+            notes = say.notes(s.until)
+        elif isinstance(s, A.While):
+            line = (f"when {say.expr(s.cond.operand)}" if isinstance(s.cond, A.Not)
+                    else f"when no longer {say.expr(s.cond)} (play goes on as long as it is)")
+            read |= _read(m, s.cond)
+            notes = say.notes(s.cond)
+        elif isinstance(s, A.Repeat):
+            simple = isinstance(s.count, (A.IntLit, A.Name))
+            line = f"after {say.expr(s.count)} rounds" if simple else f"after a number of rounds: {say.expr(s.count)}"
+            notes = say.notes(s.count)
+        else:
+            line = f"after a round for each {s.var} in {say.domain(s.domain)}"
+            notes = []
+        book.out(f"- {line};")
+        for n in notes:
+            book.out(f"  - {n}")
+    found: list = []
+    for name, proc in m.procedures.items():
+        _ends(proc.body, [], f"in *{words(name)}*", found)
+    for t in m.triggers:
+        _ends(t.body, [t.cond], f"by the rule *{words(t.name)}* (below)", found)
+    if m.flow is not None:
+        _ends(m.flow.body, [], "in the flow", found)
+    for conds, where in found:
+        when = " and ".join(say.expr(c) for c in conds)
+        book.out(f"- at once, {where}, " + (f"when {when};" if when else "when its step is reached;"))
+        for c in conds:
+            for n in say.notes(c):
+                book.out(f"  - {n}")
+    book.out(f"- or, at the latest, after {m.limit} moves, with no winner.")
+    book.out()
+    setters = [t for t in m.triggers
+               if any(isinstance(n, A.Assign) and n.name in read for b in t.body for n in descendants(b))]
+    for t in setters:
+        who = say.for_each(t.var, t.domain)
+        set_names = sorted({n.name for b in t.body for n in descendants(b) if isinstance(n, A.Assign)} & read)
+        book.out(f"What sets {', '.join(f'*{words(v)}*' for v in set_names)}: as soon as{who} "
+                 f"{say.expr(t.cond)} (the rule *{words(t.name)}*, below).")
+        book.out()
+        say.deep = True
+        notes = say.notes(t.cond)
+        say.deep = False
+        for n in notes:
+            book.out(f"- {n}")
+        if notes:
+            book.out()
+
+
+def winner_sentence(book) -> str:
+    say, w = book.say, book.model.winner
+    if w is None:
+        return "The player with the lowest score wins."
+    if w.everyone:
+        when = say.expr(w.when) if w.when is not None else "the game ends"
+        return f"All the players win together when {when}; otherwise they all lose.{book.mark(w, 'winner')}"
+    keys = [f"the {'highest' if k.highest else 'lowest'} {say.expr(k.expr).removeprefix('the ')}" for k in w.keys]
+    order = keys[0] + "".join(f", then (on a tie) {k}" for k in keys[1:])
+    when = f"When {say.expr(w.when)}, the" if w.when is not None else "The"
+    text = f"{when} player with {order} wins; players still tied share the win.{book.mark(w, 'winner')}"
+    if w.when is not None:
+        text += " Otherwise the game ends with no winner."
+    return text
+
+
+def who_starts(book) -> None:
+    m, say = book.model, book.say
+    if m.flow is None:
+        return
+    turns = [n for n in descendants(m.flow) if isinstance(n, A.Turns)]
+    starts: dict = {}
+    for t in turns:
+        starts.setdefault(say.expr(t.start), t)
+    if not starts:
+        return
+    say.explained = set()
+    book.out("## Who starts")
+    book.out()
+    book.out("The seats are numbered from 0, in the order the turn goes round.")
+    book.out()
+    for said, t in starts.items():
+        first = f"Player {said} (the first seat)" if isinstance(t.start, A.IntLit) else said[0].upper() + said[1:]
+        book.out(f"- {first} has the first turn; then the turn passes to the next player in seat order.")
+        for v in sorted(_names(t.start) & set(m.vars)):
+            info = m.vars[v]
+            init = say.expr(info.init) if info.init is not None else "not set"
+            book.out(f"  - The {words(v)} is {init} at the start.")
+            for n in descendants(m.flow):
+                if isinstance(n, A.Assign) and n.name == v:
+                    said = say._s_Assign(n)
+                    book.out(f"  - After each round: {said[0].lower()}{said[1:]}")
+    book.out()
