@@ -27,13 +27,21 @@ counted at the end. The same ``--seed`` makes the same files. docs/fuzzing.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import copy
 import multiprocessing
+import os
 import random
 import re
 import sys
 import time
 import traceback
 from pathlib import Path
+
+try:
+    import resource
+except ImportError:  # not on Windows: the CPU time of this process alone is counted there
+    resource = None
 
 CHECK_CPU_LIMIT = 2.0  # seconds of CPU for loading one file
 RUN_LIMIT = 5.0  # seconds of CPU for the first RUN_MOVES moves
@@ -76,6 +84,9 @@ DECLARATIONS = [
     'define d(y) = y + 1',
     'limit 60 moves',
 ]
+# The grammar's `players` line now and then (DECLARATIONS keeps the usual one): one player, a fixed
+# count, and the widest ranges, where a setup that fails is tried again for many counts (dealing.py).
+PLAYERS = ["players 1..1", "players 2..2", "players 2..13", "players 1..20", "players 3..6"]
 
 
 class Grammar:
@@ -204,6 +215,11 @@ class Grammar:
         if self.clean:
             missing = {'include "standard.rules"', "cards standard52 in deck"}
         lines.extend(x for x in DECLARATIONS if x not in missing)
+        if r.random() < 0.2:  # another player count (or one where the usual line is missing)
+            if DECLARATIONS[0] in lines:
+                lines[lines.index(DECLARATIONS[0])] = self.pick(PLAYERS)
+            else:
+                lines.insert(1, self.pick(PLAYERS))
         proc = self.simple()
         while "pr(" in proc:
             proc = self.simple()
@@ -349,20 +365,47 @@ def _escaped(phase: str, exc: BaseException) -> dict:
     return {"phase": phase, "type": type(exc).__name__, "message": str(exc)[:300], "where": where}
 
 
-def _worker(conn) -> None:
-    try:
-        import resource
+def prepared_worker() -> contextlib.AbstractContextManager:
+    """Make this process a worker of the fuzzer, for as long as the returned context lasts.
 
-        limit = 2 * 1024 ** 3  # a file that takes more memory than this is a finding, not a swapped machine
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    except (ImportError, ValueError, OSError):
-        pass
-    while True:
-        job = conn.recv()
-        if job is None:
-            return
-        name, text, seed = job
-        conn.send(("result", check_one(name, text, seed, lambda phase: conn.send(("phase", phase)))))
+    What is the same for every case is made once: the built parser is read (from the user's cache,
+    or built); then the disk cache is turned off for this process (``RULEDSL_CACHE_DIR=""``), so that
+    no case writes a syntax tree and a compiled module to it (two files a case, each write pruning
+    the directory, and the user's own games pushed out of it), and a text parsed once is not parsed
+    again while it lasts (the library files the cases include, ``mutate.run.shared_parses``). A case
+    is checked exactly as without them: a cache only ever gives the tree or code of the same text."""
+    from ruledsl.language.parse import parser
+    from ruledsl.mutate.run import shared_parses
+
+    parser()
+    os.environ["RULEDSL_CACHE_DIR"] = ""
+    return shared_parses()
+
+
+def _worker(conn) -> None:
+    if resource is not None:
+        try:
+            limit = 2 * 1024 ** 3  # a file that takes more memory than this is a finding, not a swapped machine
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        except (ValueError, OSError):
+            pass
+    with prepared_worker():
+        while True:
+            job = conn.recv()
+            if job is None:
+                return
+            name, text, seed = job
+            result = check_one(name, text, seed, lambda phase: conn.send(("phase", phase)))
+            result["worker_cpu"] = time.process_time()  # this process's CPU so far, for the running figures
+            conn.send(("result", result))
+
+
+def process_cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (the workers, once joined)."""
+    if resource is None:
+        return time.process_time()
+    own, ended = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + ended.ru_utime + ended.ru_stime
 
 
 class Worker:
@@ -371,6 +414,7 @@ class Worker:
         self.proc = ctx.Process(target=_worker, args=(child,), daemon=True)
         self.proc.start()
         child.close()
+        self.cpu = 0.0  # the CPU the worker has used so far, as it last said
 
     def run(self, name: str, text: str, seed: int, timeout: float) -> tuple[str, dict | str]:
         """("result", outcome) or ("hang", phase) when the worker does not finish in time (it is stopped)."""
@@ -392,6 +436,7 @@ class Worker:
                 if value == "run":
                     deadline = time.monotonic() + timeout
             else:
+                self.cpu = value.pop("worker_cpu", self.cpu)
                 return "result", value
 
     def stop(self) -> None:
@@ -423,10 +468,10 @@ def fuzz(minutes: float | None = None, cases: int | None = None, seed: int = 0, 
     stop_at = None if minutes is None else time.monotonic() + minutes * 60
     stats = {"cases": 0, "by_source": {s: 0 for s in sources}, "loaded": 0, "escaped": 0, "slow_checks": 0,
              "slow_runs": 0, "hangs": 0, "max_check_cpu": 0.0, "max_run_seconds": 0.0, "max_run_cpu": 0.0,
-             "moves": 0,
-             "findings": [], "seconds": 0.0, "seed": seed, "found_by_source": {}}
+             "max_check_case": "", "max_run_case": "", "max_run_moves": 0, "moves": 0,
+             "findings": [], "seconds": 0.0, "cpu": 0.0, "seed": seed, "found_by_source": {}}
     seen: set = set()
-    started = time.monotonic()
+    started, cpu_started = time.monotonic(), process_cpu()
     last_echo = started
     folder = Path(out) if out else None
     try:
@@ -434,7 +479,7 @@ def fuzz(minutes: float | None = None, cases: int | None = None, seed: int = 0, 
         while (cases is None or stats["cases"] < cases) and (stop_at is None or time.monotonic() < stop_at):
             source = sources[index % len(sources)]
             name, text = make_case(source, seed, index // len(sources), texts)
-            kind, value = worker.run(name, text, index, timeout)
+            kind, value = worker.run(name, text, index // len(sources), timeout)  # seed N, as --case plays it
             stats["cases"] += 1
             stats["by_source"][source] += 1
             found = []
@@ -446,9 +491,12 @@ def fuzz(minutes: float | None = None, cases: int | None = None, seed: int = 0, 
             else:
                 stats["loaded"] += value["loaded"]
                 stats["moves"] += value["moves"]
-                stats["max_check_cpu"] = max(stats["max_check_cpu"], value["check_cpu"])
-                stats["max_run_seconds"] = max(stats["max_run_seconds"], value["run_seconds"])
-                stats["max_run_cpu"] = max(stats["max_run_cpu"], value["run_cpu"])
+                case = f"{source}:{index // len(sources)}"
+                if value["check_cpu"] > stats["max_check_cpu"]:
+                    stats["max_check_cpu"], stats["max_check_case"] = value["check_cpu"], case
+                if value["run_cpu"] > stats["max_run_cpu"]:
+                    stats["max_run_cpu"], stats["max_run_case"] = value["run_cpu"], case
+                    stats["max_run_seconds"], stats["max_run_moves"] = value["run_seconds"], value["moves"]
                 if value["problem"]:
                     stats["escaped"] += 1
                     found.append({"kind": "exception", **value["problem"]})
@@ -480,6 +528,7 @@ def fuzz(minutes: float | None = None, cases: int | None = None, seed: int = 0, 
             index += stride
             if time.monotonic() - last_echo > 30:
                 last_echo = time.monotonic()
+                stats["cpu"] = process_cpu() - cpu_started + worker.cpu
                 echo(_summary(stats, time.monotonic() - started))
     finally:
         try:
@@ -488,19 +537,27 @@ def fuzz(minutes: float | None = None, cases: int | None = None, seed: int = 0, 
             pass
         worker.stop()
     stats["seconds"] = time.monotonic() - started
+    stats["cpu"] = process_cpu() - cpu_started  # the workers' too: each is joined by now
     return stats
 
 
 def _summary(stats: dict, seconds: float) -> str:
+    """The figures of a run in one paragraph, as docs/fuzzing.md quotes them."""
     rate = stats["cases"] / seconds * 60 if seconds else 0.0
-    sources = ", ".join(f"{k} {v}" + (f" with {stats['found_by_source'][k]} findings"
-                                      if stats["found_by_source"].get(k) else "")
+    cpu = stats.get("cpu", 0.0)
+    per_cpu = f", {stats['cases'] / cpu * 60:,.0f} per CPU-minute ({cpu:,.0f} s CPU)" if cpu else ""
+    sources = ", ".join(f"{k} {v:,}" + (f" with {stats['found_by_source'][k]} findings"
+                                        if stats["found_by_source"].get(k) else "")
                         for k, v in stats["by_source"].items())
-    return (f"{stats['cases']} files ({sources}) in {seconds:.0f} s ({rate:.0f}/min); {stats['loaded']} loaded, "
-            f"{stats['moves']} moves played; {stats['escaped']} exceptions outside ruledsl's errors, "
-            f"{stats['slow_checks']} checks over {CHECK_CPU_LIMIT:.0f} s CPU, {stats['slow_runs']} runs over "
-            f"{RUN_LIMIT:.0f} s CPU, {stats['hangs']} hangs; slowest check {stats['max_check_cpu']:.2f} s CPU, "
-            f"slowest run {stats['max_run_cpu']:.2f} s CPU ({stats['max_run_seconds']:.2f} s)")
+    slowest_check = f"{stats['max_check_cpu']:.2f} s CPU" + (f" ({stats['max_check_case']})"
+                                                            if stats.get("max_check_case") else "")
+    slowest_run = f"{stats['max_run_cpu']:.2f} s CPU, {stats['max_run_seconds']:.2f} s on the clock" + (
+        f", {stats['max_run_moves']} moves ({stats['max_run_case']})" if stats.get("max_run_case") else "")
+    return (f"{stats['cases']:,} files ({sources}) in {seconds:,.0f} s: {rate:,.0f} a minute{per_cpu}; "
+            f"{stats['loaded']:,} loaded, {stats['moves']:,} moves played; {stats['escaped']} exceptions outside "
+            f"ruledsl's errors, {stats['slow_checks']} checks over {CHECK_CPU_LIMIT:.0f} s CPU, {stats['slow_runs']} "
+            f"runs over {RUN_LIMIT:.0f} s CPU, {stats['hangs']} hangs; slowest check {slowest_check}, "
+            f"slowest run {slowest_run}")
 
 
 def _one_of_many(job: dict) -> dict:
@@ -519,13 +576,26 @@ def fuzz_side_by_side(jobs: int, **kwargs) -> dict:
               "cases": None if cases is None else (cases - k + jobs - 1) // jobs} for k in range(jobs)]
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = list(pool.map(_one_of_many, tasks))
-    total = parts[0]
+    return add_up(parts)
+
+
+def add_up(parts: list) -> dict:
+    """The figures of fuzzers run side by side as one run's: counts and CPU added, the clock of the
+    longest, the slowest case of all (with its name)."""
+    total = copy.deepcopy(parts[0])
     for part in parts[1:]:
+        # the slowest case of all, with its name (and the play's clock and moves)
+        for phase, also in (("check", ()), ("run", ("max_run_seconds", "max_run_moves"))):
+            if part[f"max_{phase}_cpu"] > total[f"max_{phase}_cpu"]:
+                for key in (f"max_{phase}_cpu", f"max_{phase}_case", *also):
+                    total[key] = part[key]
         for key, value in part.items():
             if key in ("by_source", "found_by_source"):
                 for k, v in value.items():
                     total[key][k] = total[key].get(k, 0) + v
-            elif key.startswith("max_") or key == "seconds":
+            elif key.startswith("max_"):
+                continue
+            elif key == "seconds":
                 total[key] = max(total[key], value)
             elif key == "findings":
                 total[key] = total[key] + value
@@ -556,7 +626,7 @@ def main(argv=None) -> int:
             parser.error("--case: SOURCE:N, such as grammar:12")
         name, text = make_case(source, args.seed, int(n), game_texts())
         print(text, end="")
-        print(check_one(name, text, 0), file=sys.stderr)
+        print(check_one(name, text, int(n)), file=sys.stderr)
         return 0
     if args.minutes is None and args.cases is None:
         args.minutes = 10.0

@@ -383,3 +383,42 @@ def test_the_fuzzer_makes_the_same_files_from_the_same_seed():
     for source in SOURCES:
         assert make_case(source, 3, 7, texts) == make_case(source, 3, 7, texts)
         assert make_case(source, 3, 7, texts) != make_case(source, 4, 7, texts)
+
+
+def test_the_fuzzer_writes_no_cache_file_and_its_slowest_cases_play_again_alike(tmp_path, monkeypatch):
+    """A fuzz case leaves nothing in the user's cache (a tree and a compiled module each, pushing the
+    user's own games out); the slowest check and play are named in the summary, and the named case,
+    checked again as `--case` checks it, plays the same moves."""
+    from ruledsl.fuzz import _summary, check_one, fuzz, game_texts, make_case
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("RULEDSL_CACHE_DIR", str(cache))
+    stats = fuzz(cases=40, seed=1, sources=("grammar", "mutation"), out=str(tmp_path / "found"), timeout=60,
+                 echo=lambda line: None)
+    kept = sorted(p.name.split("-")[0] for p in cache.iterdir()) if cache.exists() else []
+    assert set(kept) <= {"grammar"}, kept  # the built parser only, read (or written) once
+    assert stats["loaded"] >= 3 and stats["cpu"] > 0, stats
+    summary = _summary(stats, stats["seconds"])
+    assert "per CPU-minute" in summary
+    assert f"({stats['max_check_case']})" in summary and f"({stats['max_run_case']})" in summary
+    source, _, n = stats["max_run_case"].partition(":")
+    name, text = make_case(source, 1, int(n), game_texts())
+    again = check_one(name, text, int(n))
+    assert again["loaded"] and again["moves"] == stats["max_run_moves"], (again, stats["max_run_case"])
+
+
+def test_side_by_side_figures_add_up_and_keep_the_slowest_case_of_all():
+    from ruledsl.fuzz import add_up
+
+    def part(cases, check, run, name):
+        return {"cases": cases, "by_source": {"grammar": cases}, "found_by_source": {}, "loaded": 1, "cpu": 2.0,
+                "seconds": cases, "seed": 0, "findings": [], "max_check_cpu": check, "max_check_case": name,
+                "max_run_cpu": run, "max_run_case": name, "max_run_seconds": run * 2, "max_run_moves": cases}
+
+    first, second = part(10, 0.5, 0.1, "grammar:4"), part(20, 0.2, 0.3, "grammar:9")
+    total = add_up([first, second])
+    assert (total["cases"], total["by_source"], total["cpu"], total["seconds"]) == (30, {"grammar": 30}, 4.0, 20)
+    assert (total["max_check_cpu"], total["max_check_case"]) == (0.5, "grammar:4")
+    assert (total["max_run_cpu"], total["max_run_case"], total["max_run_seconds"], total["max_run_moves"]) == (
+        0.3, "grammar:9", 0.6, 20)
+    assert first["cases"] == 10  # the parts are left as they were

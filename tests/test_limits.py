@@ -121,3 +121,48 @@ def test_cli_check_of_a_too_deep_file_exits_1_with_the_error(tmp_path):
     result = CliRunner().invoke(main, ["check", str(rules)])
     assert result.exit_code == 1
     assert "error[E216]: the rules nest too deeply here" in result.output
+
+
+# ---- a setup that loops endlessly, with many player counts (found by ruledsl/fuzz.py's grammar once it
+# wrote other `players` lines): the other counts are tried within one shared budget of steps, not
+# MAX_STEPS_PER_MOVE steps each (12 tries: 5.7 s of CPU for a loop of two statements)
+
+MANY = 'game "L"\nplayers 2..13\nvar x: int = 1\nzone z: pile public\n'
+
+
+def tries(monkeypatch) -> list:
+    """The player counts the diagnosis of a failed setup tries, in order."""
+    from ruledsl.engine.game import Game
+
+    tried, new_game = [], Game.new_game
+
+    def counting(self, players=None, seed=0, _diagnose=True, _steps=None):
+        if not _diagnose:
+            tried.append(players)
+        return new_game(self, players, seed, _diagnose, _steps)
+
+    monkeypatch.setattr(Game, "new_game", counting)
+    return tried
+
+
+def test_a_setup_that_never_ends_is_tried_again_within_one_budget(monkeypatch):
+    from ruledsl.engine.dealing import TRIES_STEPS
+    from ruledsl.engine.rules import MAX_STEPS_PER_MOVE
+
+    tried = tries(monkeypatch)
+    game = ruledsl.loads(MANY + "flow { while true { x = 1 } }\n" + TAIL, "l.rules")
+    with pytest.raises(RulesRuntimeError) as info:
+        game.new_game()
+    assert info.value.span.line == 5 and f"ran {MAX_STEPS_PER_MOVE} steps" in info.value.message
+    assert tried == [3, 4][:TRIES_STEPS // MAX_STEPS_PER_MOVE]  # not 3 to 13: each runs out the budget
+
+
+def test_counts_whose_setup_is_short_are_all_tried_after_one_that_loops(monkeypatch):
+    tried = tries(monkeypatch)
+    game = ruledsl.loads(MANY + "flow { while count(each q in players) == 2 { x = 1 }\n" + DECIDE + "}\n" + TAIL,
+                         "l.rules")
+    with pytest.raises(RulesRuntimeError) as info:
+        game.new_game()
+    assert tried == list(range(3, 14))
+    assert "the setup fails for 2 players and works for 3 to 13 players" in info.value.message
+    assert game.new_game(3).decision

@@ -34,9 +34,11 @@ class Game:
             raise ParameterError(f"{p.name} is for {allowed} players, not {players}")
         return n
 
-    def new_game(self, players: int | None = None, seed: int = 0, _diagnose: bool = True) -> "State":
+    def new_game(self, players: int | None = None, seed: int = 0, _diagnose: bool = True,
+                 _steps: list | None = None) -> "State":
         """A new game for ``players`` players (the fewest allowed if None), run to its first decision.
-        A setup that fails for this player count but not for others raises ParameterError (dealing.py)."""
+        A setup that fails for this player count but not for others raises ParameterError (dealing.py);
+        ``_steps`` is the step budget that diagnosis shares among its tries (State._run)."""
         p = self.program
         n = self.player_count(players)
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -70,7 +72,7 @@ class Game:
         for slot, fn in p.var_init:
             s.vars[slot] = _run_rule(fn, s, s.locals, NOWHERE)
         try:
-            s._run()
+            s._run(_steps)
         except RulesRuntimeError as err:
             if not _diagnose:
                 raise

@@ -236,24 +236,30 @@ class State(Seeing, Positions):
             self._end()
             self.finding = f"the game reached its limit of {flow.limit} moves without ending"
 
-    def _run(self) -> None:
+    def _run(self, steps: list | None = None) -> None:
         """Carry out steps until a player must decide or the game ends (the generated code of flowgen.py:
-        one function per stretch of steps, each returning the step to go on from, or -1)."""
+        one function per stretch of steps, each returning the step to go on from, or -1).
+
+        ``steps``, a one-item list, is a budget shared by several runs (dealing.setup_failure's tries):
+        no more than MAX_STEPS_PER_MOVE nor what is left of it, and the steps taken are taken off it."""
         flow = self.program.flow or self._flow()
         blocks = flow.blocks
         L = self.locals
-        budget = MAX_STEPS_PER_MOVE
+        limit = budget = MAX_STEPS_PER_MOVE if steps is None else min(MAX_STEPS_PER_MOVE, steps[0])
         pc = self.pc
         try:
             while pc >= 0:
                 budget -= 1
                 if budget < 0:
                     raise RulesRuntimeError(
-                        f"the rules ran {MAX_STEPS_PER_MOVE} steps without asking any player to move "
+                        f"the rules ran {limit} steps without asking any player to move "
                         "(an endless loop?)", self.program.code[pc][3])
                 pc = blocks[pc](self, L)
         except (RulesRuntimeError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
             self._failed(flow, exc, pc)
+        finally:
+            if steps is not None:
+                steps[0] -= limit - max(budget, 0)
 
     def _failed(self, flow: Flow, exc: Exception, pc: int):
         """A rule failed in the generated code run from step ``pc``: the finding, at the rule's line
