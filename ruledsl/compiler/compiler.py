@@ -95,6 +95,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         keys = self._winner_keys()
         heuristic = self._player_define("heuristic") if "heuristic" in m.defines else None
         team = self._player_define("team") if "team" in m.defines else None
+        statistics = tuple((st.name, self.expr(st.expr)[0], st.name in m.statistic_shares, st.span)
+                           for st in m.statistics.values())
         return Program(
             name=m.name, min_players=m.min_players, max_players=m.max_players, limit=m.limit,
             params=self.params, card_count=self.card_total, card_kind=self.card_kind,
@@ -123,6 +125,7 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
             namespace=self.ns,
             heuristic=heuristic,
             team=team,
+            statistics=statistics,
             cooperative=m.winner is not None and m.winner.everyone,
             announced=self._announced_slots(),
         )

@@ -110,6 +110,8 @@ class Program:
     heuristic: object = None  # fn(state, player) -> number, from `define heuristic(p)`; None without one
     team: object = None  # fn(state, player) -> the player's partnership, from `define team(p)`; None without one
     cooperative: bool = False  # `winner: all when C`: the players win or lose together
+    #: `statistic NAME = EXPR`: (name, fn(state, locals), true/false?, span), in file order
+    statistics: tuple = ()
     announced: frozenset = frozenset()  # variable slots set by `announce`: told on purpose (verify/disclosure.py)
     flow: object = attrs.field(default=None, init=False)  # flowgen.Flow, made on first use (not copied by evolve)
 
