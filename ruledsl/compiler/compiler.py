@@ -42,6 +42,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         self.inlined = 0  # defines written out so far (MAX_INLINED)
         self.inlining: list = []  # the defines being written out, the outermost first
         self.choices: list = []
+        self.call_stack: list = []  # the spans of the procedure calls being compiled, outermost first
+        self.call_sites: dict = {}  # step -> those spans, for the steps of a procedure's body
         self.slots: dict = {}  # Binding -> local slot
         self.env: dict = {}  # Binding -> (fn, type) for inlined parameters and typed locals
         self.card_list_slots: set = set()  # hidden loop slots that hold a list of cards
@@ -126,6 +128,7 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
             heuristic=heuristic,
             team=team,
             statistics=statistics,
+            call_sites=self.call_sites,
             cooperative=m.winner is not None and m.winner.everyone,
             announced=self._announced_slots(),
         )
@@ -254,6 +257,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
 
     def emit(self, kind, a=None, b=None, span=NOWHERE) -> int:
         self.code.append([kind, a, b, span])
+        if self.call_stack:
+            self.call_sites[len(self.code) - 1] = tuple(self.call_stack)
         return len(self.code) - 1
 
     def _binding(self, node, name):
