@@ -56,7 +56,7 @@ def test_the_release_file_checked_in_names_games_that_exist():
     names = {key.split("/")[0] for key in release["games"]}
     games = {p.name for p in bench.top_level_games(ROOT / "games")}
     assert names <= games
-    assert games - names <= {"partnership_whist.rules"}  # added after the release file was measured
+    assert games - names <= {"partnership_whist.rules", "stairway.rules"}  # added after the release file was measured
 
 
 def test_the_playouts_of_the_rules_file_and_the_reference_play_the_same_games_on_average():

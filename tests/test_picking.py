@@ -208,6 +208,26 @@ def test_players_who_left_are_skipped_by_players_next_for_and_turns():
     assert not any(name.startswith("#") for name in s.view(0)["vars"])
 
 
+def test_seats_are_every_seat_those_who_left_too():
+    g = game("""
+        leave 1
+        for p in seats { n[p] += 1 }
+        total = count(each p in seats) * 10 + count(each p in players)
+        who = first(each q in seats from 1 where n[q] > 0)
+        for p in seats from 3 { if n[0] < 5 { n[0] += 1 } }
+    """)
+    s = g.new_game(4, 1)
+    assert [s.get_var(f"n[{p}]") for p in range(4)] == [5, 1, 1, 1]  # seat 1 left, and is counted
+    assert s.get_var("total") == 43
+    assert s.get_var("who") == 1  # the walk over seats starts at seat 1 even though it left
+    assert 1 not in [p for p in range(4) if s.get_var(f"n[{p}]") == 0]
+
+
+def test_seats_is_a_name_of_the_language():
+    (d,) = errors("var seats: int = 0\nflow { }\n")
+    assert d.code == "E204" and d.message == "`seats` is already a name of the language; choose another name"
+
+
 def test_rejoin_brings_a_player_back_and_saves_carry_who_is_out():
     g = game("""
         leave 0

@@ -286,6 +286,63 @@ def test_coverage_says_which_moves_triggers_conditions_and_lines_the_games_reach
     assert sum(cov.runs) > 0
 
 
+CALLED = """\
+game "Called"
+players 2..2
+include "standard.rules"
+cards standard52 in deck
+zone deck: pile hidden
+zone hand[player]: row owner
+var rounds: int = 0
+procedure take(p) {
+  choose turn by p {
+    move draw { put top(deck) into hand[p] }
+    move skip {}
+  }
+  rounds += 1
+}
+flow {
+  take(0)
+  if rounds > 5 {
+    take(1)
+  }
+  take(1)
+}
+"""
+
+
+def test_coverage_names_the_call_of_a_procedure_each_count_comes_from():
+    from ruledsl.engine.coverage import Coverage, instrument
+
+    game, cov = instrument(ruledsl.loads(CALLED, "called.rules"))
+    s = game.new_game(2, 0)
+    while not s.over:
+        cov.note_moves(s, s.legal_moves(), s.legal_moves()[0])
+        s.apply(s.legal_moves()[0])
+    items = {(i.kind, i.what): i for i in cov.items()}
+    # the decision is compiled once per call: each move item says which call it counts
+    assert items[("move", "move draw (decision `turn`, called at line 16)")].counts == (1, 1)
+    assert items[("move", "move draw (decision `turn`, called at line 18)")].counts == (0, 0)
+    assert items[("move", "move draw (decision `turn`, called at line 20)")].counts == (1, 1)
+    assert items[("move", "move skip (decision `turn`, called at line 20)")].where == "called.rules:11"
+    # and so does each line of its body
+    assert items[("line", "`rounds += 1` (called at line 18)")].counts == (0,)
+    assert items[("line", "`rounds += 1` (called at line 20)")].counts == (1,)
+    # a line outside any procedure names no call
+    assert ("branch", "condition `if rounds > 5 {`") in items
+    assert isinstance(cov, Coverage)
+
+
+def test_coverage_names_nested_calls_innermost_first():
+    from ruledsl.engine.coverage import instrument
+
+    text = CALLED.replace("flow {\n  take(0)", "procedure twice() {\n  take(0)\n  take(1)\n}\nflow {\n  twice()")
+    game, cov = instrument(ruledsl.loads(text, "called.rules"))
+    whats = [i.what for i in cov.items() if i.kind == "move"]
+    assert "move draw (decision `turn`, called at line 16, from line 20)" in whats
+    assert "move draw (decision `turn`, called at line 17, from line 20)" in whats
+
+
 def test_a_game_that_never_ends_is_reported_within_the_shrink_budget():
     import time
 

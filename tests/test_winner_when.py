@@ -70,3 +70,51 @@ def test_bots_score_a_game_without_winners_as_nobody_winning():
     s = play(["rest", "step"] * 4, goal=5)
     assert rewards(s) == [0.0, 0.0]
     assert rewards(play(["step", "rest"] * 2 + ["step"])) == [1.0, 0.0]
+
+
+def _scenario(tmp_path, body: str, rules: str = RACE):
+    from ruledsl.scenarios.runner import load_scenarios
+
+    (tmp_path / "race.rules").write_text(rules, encoding="utf-8")
+    path = tmp_path / "race.test.rules"
+    path.write_text('scenarios for "race.rules"\n' + textwrap.dedent(body), encoding="utf-8")
+    loaded = load_scenarios(path)
+    loaded.check()
+    (scenario,) = loaded.scenarios
+    return loaded.run(scenario)
+
+
+def test_a_scenario_expects_a_game_that_ends_with_no_winners(tmp_path):
+    outcome = _scenario(tmp_path, """\
+        scenario nobody_reaches_the_goal {
+          param goal = 5
+          move rest, step, rest, step, rest, step, rest, step
+          expect scores 0, 4
+          expect winners none
+        }""")
+    assert outcome.status == "passed", outcome.message()
+
+
+def test_expect_winners_none_fails_when_someone_won(tmp_path):
+    outcome = _scenario(tmp_path, """\
+        scenario the_goal_is_reached {
+          move step, rest, step, rest, step
+          expect winners none
+        }""")
+    assert outcome.status == "failed"
+    assert "found: winners 0; scores 3, 0" in outcome.message()
+
+
+def test_expect_winners_none_fails_while_the_game_goes_on(tmp_path):
+    outcome = _scenario(tmp_path, "scenario early {\n  move rest\n  expect winners none\n}")
+    assert outcome.status == "failed" and "the game goes on" in outcome.message()
+
+
+def test_a_scenario_expects_several_winners(tmp_path):
+    outcome = _scenario(tmp_path, """\
+        scenario a_tie {
+          param goal = 5
+          move step, step, step, step, step, step, step, step
+          expect winners 0, 1
+        }""", RACE.replace("winner(p) when finished:", "winner(p):"))
+    assert outcome.status == "passed", outcome.message()

@@ -61,6 +61,8 @@ class _Checker(Declarations, StatementChecks, ExpressionChecks):
                 name = None
             if isinstance(item, (A.Limit, A.FlowDef, A.WinnerDef)):
                 name = "the " + item.name
+            if isinstance(item, A.StatisticDef):  # statistics have names of their own: `statistic busts = busts`
+                name = "statistic " + item.name
             if name is not None:
                 if name in seen:
                     first = seen[name].span
@@ -147,6 +149,7 @@ class _Checker(Declarations, StatementChecks, ExpressionChecks):
             self.error("E203", "`score` takes one parameter, the player", m.defines["score"])
         self._heuristic()
         self._team()
+        self._statistics()
         if m.flow is not None:
             self.block(m.flow.body, {}, in_trigger=False)
         for name, options in m.extensions.items():
@@ -218,6 +221,19 @@ class _Checker(Declarations, StatementChecks, ExpressionChecks):
         if m.winner is not None and m.winner.everyone:
             self.error("E204", "`winner: all` makes the players one team; `define team(p)` cannot split them",
                        d, "a cooperative game needs no teams: remove `define team`")
+
+    def _statistics(self) -> None:
+        """`statistic NAME = EXPR`: a number or true/false, worked out when each game ends (docs §2.18)."""
+        for st in self.model.statistics.values():
+            self._owner = None
+            t = self.expr(st.expr, {}, pure=True)
+            if t == T.BOOL:
+                self.model.statistic_shares.add(st.name)
+            if not (T.fits(t, T.INT) or T.fits(t, T.BOOL)):
+                self.error("E202", f"a statistic is a number or true/false, but `{st.name}` is {T.describe(t)}",
+                           st.expr, "count it (count(each ...), size(...)) or ask a question of it "
+                                    "(`dealer_score > 21`): simulate adds up numbers as a mean, "
+                                    "true/false as the share of games where it held")
 
     def _check_cycles(self) -> None:
         graph = self.calls

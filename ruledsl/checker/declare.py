@@ -133,6 +133,8 @@ class Model:
     triggers: list = attrs.Factory(list)
     invariants: list = attrs.Factory(list)
     winner: object = None
+    statistics: dict = attrs.Factory(dict)  # `statistic NAME = EXPR`, by name, in file order
+    statistic_shares: set = attrs.Factory(set)  # the statistics that are true/false (a share of games)
     flow: object = None
     extensions: dict = attrs.Factory(dict)  # choice name -> extra options
     bindings: dict = attrs.Factory(dict)  # Name / binding node -> Binding
@@ -225,6 +227,8 @@ class Declarations:
             m.invariants.append(item)
         elif isinstance(item, A.WinnerDef):
             m.winner = item
+        elif isinstance(item, A.StatisticDef):
+            m.statistics[item.name] = item
         elif isinstance(item, A.FlowDef):
             m.flow = item
 

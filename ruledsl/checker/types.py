@@ -136,7 +136,8 @@ KEY_PARTS = (INT, BOOL, KEY, ANY)
 # what a move's parameter may run over (and an enum's values): what a move, its log and its save hold
 MOVE_ARGS = (INT, BOOL, PLAYER, CARD, ANY)
 
-SPECIAL_NAMES = {"players": PLAYERS, "player_count": INT, "current": PLAYER}
+# `players`: the seats still in the game; `seats`: every seat, those who left too
+SPECIAL_NAMES = {"players": PLAYERS, "seats": PLAYERS, "player_count": INT, "current": PLAYER}
 
 
 # ---- what `reveal`, `show` and `tell` accept (checked here, compiled by compiler/showing.py)

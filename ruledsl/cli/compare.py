@@ -109,6 +109,18 @@ def _compare_table(data, base, variant, games, n, seed) -> None:
     lo, hi = data["length_change_ci95"]
     console.print(f"game length change: {data['length_change']:+.1f} moves (95% CI [{lo:+.1f}, {hi:+.1f}])",
                   highlight=False)
+    if data.get("statistics"):
+        st_table = Table(title="Statistics of the rules (variant minus base), paired")
+        for head in ("Statistic", "Base -> variant", "Change", "95% CI", "Test p"):
+            st_table.add_column(head, justify="right")
+        for name, st in data["statistics"].items():
+            share = st["kind"] == "share"
+            lo, hi = st["change_ci95"]
+            fmt = (lambda x: f"{x:.1%}") if share else (lambda x: f"{x:.2f}")
+            sign = (lambda x: f"{x:+.1%}") if share else (lambda x: f"{x:+.2f}")
+            st_table.add_row(name, f"{fmt(st['mean'][0])} -> {fmt(st['mean'][1])}", sign(st["change"]),
+                             f"[{sign(lo)}, {sign(hi)}]", f"{st['test']} {st['p_value']:.3g}")
+        console.print(st_table)
     from ..play.insight import side_by_side
 
     metrics = Table(title="Design metrics (docs/scale.md), value [95% interval]")

@@ -314,7 +314,19 @@ def _stats_summary(stats) -> list[str]:
                      "(a partnership's win counts once; each partner's seat counts it above)")
     else:
         lines.append(f"games with a shared win: {stats.shared} (a shared win counts for each tied player)")
+    for name in stats.statistic_sums or ():
+        lines.append(statistic_line(name, stats.statistic(name)))
     return lines
+
+
+def statistic_line(name: str, st: dict) -> str:
+    """One `statistic` over a run: a share of games with its count, or a mean; its 95% interval if known."""
+    ci = st["ci95"]
+    if st["kind"] == "share":
+        text = f"statistic {name}: held in {st['held']} of {st['games']} games ({st['mean']:.3f}"
+        return text + (f", 95% interval [{ci[0]:.3f}, {ci[1]:.3f}])" if ci else ")")
+    text = f"statistic {name}: mean {st['mean']:.2f} over {st['games']} games"
+    return text + (f" (95% interval [{ci[0]:.2f}, {ci[1]:.2f}])" if ci else "")
 
 
 def _stats_plain(stats) -> None:

@@ -13,7 +13,7 @@ import click
 
 from ..language.errors import ParameterError, RulesRuntimeError
 from ..play.scale import coverage_of, run_games
-from ..play.sim import add_up, bot_names
+from ..play.sim import add_up, bot_names, statistic_kinds
 from .common import (
     CliError,
     _fail_at_runtime,
@@ -80,7 +80,7 @@ def throughput(games: int, seconds: float, jobs: int, dask) -> None:
 
 def stats_of(game, run, games, n, seed, bots):
     return add_up(run.records, game.program.name, games, n, seed, dict(game.program.params), bot_names(bots, n, seed),
-                  game.program.cooperative)
+                  game.program.cooperative, statistic_kinds(game.program))
 
 
 def design_of(game, file, sets, run, n, seed, skill_bot, skill_games, jobs, dask) -> dict:

@@ -42,6 +42,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         self.inlined = 0  # defines written out so far (MAX_INLINED)
         self.inlining: list = []  # the defines being written out, the outermost first
         self.choices: list = []
+        self.call_stack: list = []  # the spans of the procedure calls being compiled, outermost first
+        self.call_sites: dict = {}  # step -> those spans, for the steps of a procedure's body
         self.slots: dict = {}  # Binding -> local slot
         self.env: dict = {}  # Binding -> (fn, type) for inlined parameters and typed locals
         self.card_list_slots: set = set()  # hidden loop slots that hold a list of cards
@@ -95,6 +97,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         keys = self._winner_keys()
         heuristic = self._player_define("heuristic") if "heuristic" in m.defines else None
         team = self._player_define("team") if "team" in m.defines else None
+        statistics = tuple((st.name, self.expr(st.expr)[0], st.name in m.statistic_shares, st.span)
+                           for st in m.statistics.values())
         return Program(
             name=m.name, min_players=m.min_players, max_players=m.max_players, limit=m.limit,
             params=self.params, card_count=self.card_total, card_kind=self.card_kind,
@@ -123,6 +127,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
             namespace=self.ns,
             heuristic=heuristic,
             team=team,
+            statistics=statistics,
+            call_sites=self.call_sites,
             cooperative=m.winner is not None and m.winner.everyone,
             announced=self._announced_slots(),
         )
@@ -251,6 +257,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
 
     def emit(self, kind, a=None, b=None, span=NOWHERE) -> int:
         self.code.append([kind, a, b, span])
+        if self.call_stack:
+            self.call_sites[len(self.code) - 1] = tuple(self.call_stack)
         return len(self.code) - 1
 
     def _binding(self, node, name):

@@ -159,6 +159,8 @@ class Expressions:
             return fn, T.PLAYER
         if n == "players":
             return players_fn(self), T.PLAYERS
+        if n == "seats":  # every seat, those who left the game too
+            return self.gen("range(s.n)"), T.PLAYERS
         if n in m.params:
             v = self.params[n]
             return _const(v), T.BOOL if isinstance(v, bool) else T.INT if isinstance(v, int) else T.STR
@@ -431,7 +433,7 @@ class Expressions:
         slot = self.slot(b)
         dfn, dt = self.expr(e.domain)
         var = _local(slot)
-        if isinstance(e.domain, A.Name) and e.domain.name == "players" and e.domain not in self.m.bindings:
+        if isinstance(e.domain, A.Name) and e.domain.name in ("players", "seats") and e.domain not in self.m.bindings:
             var.valid_player = True  # only ever one of the players while the quantifier runs
         self.env[b] = (var, T.element(dt) or T.ANY)
         dom = self.domain(dfn, dt, e.domain.span)

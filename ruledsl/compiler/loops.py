@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..checker import types as T
 from ..language import ast as A
-from .picking import from_fn, out_base, step_fn
+from .picking import every_seat, from_fn, out_base, step_fn
 from .program import _runtime
 from .steps import JUMP, JUMP_IF_NOT, SET
 from .stmtsrc import with_stmt
@@ -31,7 +31,7 @@ class Loops:
             if T.element(dt) == T.CARD:
                 self.card_list_slots.add(lst)  # swapped cards (verify, worlds.follow_cards) follow the loop's list
             if s.start is not None:
-                dom = from_fn(self, self.expr(s.start)[0], s.start.span)
+                dom = from_fn(self, self.expr(s.start)[0], s.start.span, every_seat(self, s.domain))
 
             def begin(st, L):
                 L[lst] = list(dom(st, L))

@@ -19,6 +19,7 @@ import functools
 
 from ..checker import types as T
 from ..checker.declare import SEATS_OUT
+from ..language import ast as A
 from ..language.errors import RulesRuntimeError
 
 
@@ -80,9 +81,15 @@ def step_fn(c, step: int, span):
     return walk
 
 
-def from_fn(c, start, span):
-    """The players still in, in seat order from ``start`` on (``start`` first if it is in)."""
-    base = out_base(c)
+def every_seat(c, domain) -> bool:
+    """Whether a domain is `seats` (every seat, those who left too) rather than `players`."""
+    return isinstance(domain, A.Name) and domain.name == "seats" and domain not in c.m.bindings
+
+
+def from_fn(c, start, span, every: bool = False):
+    """The players still in (``every``: all seats), in seat order from ``start`` on (``start`` first
+    if it is in)."""
+    base = None if every else out_base(c)
 
     def walk(s, L):
         first = start(s, L)
@@ -130,7 +137,7 @@ def _domain(c, e):
     c.env[b] = (c.local(slot), elem)
     dom = c.domain(dfn, dt, e.domain.span)
     if e.start is not None:
-        dom = from_fn(c, c.expr(e.start)[0], e.start.span)
+        dom = from_fn(c, c.expr(e.start)[0], e.start.span, every_seat(c, e.domain))
     where = c.expr(e.where)[0] if e.where is not None else None
     return slot, dom, where, elem
 

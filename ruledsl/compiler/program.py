@@ -110,6 +110,11 @@ class Program:
     heuristic: object = None  # fn(state, player) -> number, from `define heuristic(p)`; None without one
     team: object = None  # fn(state, player) -> the player's partnership, from `define team(p)`; None without one
     cooperative: bool = False  # `winner: all when C`: the players win or lose together
+    #: `statistic NAME = EXPR`: (name, fn(state, locals), true/false?, span), in file order
+    statistics: tuple = ()
+    #: step -> the spans of the procedure calls it was compiled under, outermost first (a procedure's
+    #: body is compiled once per call); steps outside procedures are left out. Coverage names them.
+    call_sites: dict = attrs.Factory(dict)
     announced: frozenset = frozenset()  # variable slots set by `announce`: told on purpose (verify/disclosure.py)
     flow: object = attrs.field(default=None, init=False)  # flowgen.Flow, made on first use (not copied by evolve)
 

@@ -278,7 +278,11 @@ class Statements:
                     L[slot] = value(st, L)
 
                 self.emit(SET, set_local_src(bind_arg, slot, value), span=arg.span)
-            self.block(proc.body)
+            self.call_stack.append(span)
+            try:
+                self.block(proc.body)
+            finally:
+                self.call_stack.pop()
         else:
             raise AssertionError(f"cannot compile {type(s).__name__}")
 

@@ -32,7 +32,8 @@ BUILTIN_DOCS = {
     **{name: "built-in function" for name in T.BUILTINS},
     **{name: "built-in aggregate: " + name + "(each x in DOMAIN where COND)" for name in T.AGGREGATES},
     **{name: "built-in fold: " + name + "(EXPR for each x in DOMAIN where COND)" for name in T.FOLDS},
-    "players": "every player of the game, in seat order",
+    "players": "every player of the game, in seat order (without those who left)",
+    "seats": "every seat of the game, in seat order, those who left too",
     "player_count": "the number of players of this game",
     "current": "the player whose turn it is (inside `turns`)",
 }

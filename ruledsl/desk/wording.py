@@ -96,6 +96,8 @@ class Words:
             return "the current player"
         if n == "players":
             return "the players"
+        if n == "seats":
+            return "every seat"
         if n == "player_count":
             return "the number of players"
         if n in self.m.params:

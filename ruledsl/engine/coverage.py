@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..compiler.steps import EFFECT, JUMP_IF_NOT, SET
+from ..compiler.steps import CHOOSE, EFFECT, JUMP_IF_NOT, SET
 from .game import Game
 
 
@@ -75,9 +75,13 @@ class Coverage:
         """Every move, trigger, condition and rule line, in file order within each kind."""
         p = self.program
         out = []
+        sites = getattr(p, "call_sites", {})
+        chosen_at = {step[1]: pc for pc, step in enumerate(p.code) if step[0] == CHOOSE}
         for ci, choice in enumerate(p.choices):
+            called = _calls(sites.get(chosen_at.get(ci), ()))
             for o in choice.options:
-                out.append(Item("move", _where(o.span), f"move {o.name} (decision `{choice.name}`)",
+                out.append(Item("move", _where(o.span),
+                                f"move {o.name} (decision `{choice.name}`{_called(called, o.span.file, ', ')})",
                                 (self.offered.get((ci, o.name), 0), self.taken.get((ci, o.name), 0))))
         for ti, t in enumerate(p.triggers):
             out.append(Item("trigger", _where(t.span), f"trigger {t.name}", (self.fired[ti],)))
@@ -86,16 +90,18 @@ class Coverage:
         for pc, (kind, _a, _b, span) in enumerate(p.code):
             if not span.line:
                 continue
-            key = (span.file, span.line)
+            key = (span.file, span.line, _calls(sites.get(pc, ())))  # a procedure's line once per call
             if kind == JUMP_IF_NOT:
                 before = conditions.get(key, (0, 0))
                 conditions[key] = (before[0] + self.true[pc], before[1] + self.false[pc])
             elif kind in (EFFECT, SET):
                 lines[key] = lines.get(key, 0) + self.runs[pc]
-        for (file, line), counts in sorted(conditions.items(), key=_line_order):
-            out.append(Item("branch", f"{file}:{line}", f"condition `{_source_line(p, file, line)}`", counts))
-        for (file, line), ran in sorted(lines.items(), key=_line_order):
-            out.append(Item("line", f"{file}:{line}", f"`{_source_line(p, file, line)}`", (ran,)))
+        for (file, line, called), counts in sorted(conditions.items(), key=_line_order):
+            out.append(Item("branch", f"{file}:{line}",
+                            f"condition `{_source_line(p, file, line)}`{_called(called, file)}", counts))
+        for (file, line, called), ran in sorted(lines.items(), key=_line_order):
+            out.append(Item("line", f"{file}:{line}", f"`{_source_line(p, file, line)}`{_called(called, file)}",
+                            (ran,)))
         return out
 
     def summary(self) -> str:
@@ -165,8 +171,23 @@ def _where(span) -> str:
 
 
 def _line_order(entry):
-    (file, line), _ = entry
-    return (file, line)
+    return entry[0]
+
+
+def _calls(spans) -> tuple:
+    """The calls a step of a procedure was compiled under, as (file, line), outermost first."""
+    return tuple((s.file, s.line) for s in spans)
+
+
+def _called(calls: tuple, file: str, sep: str = "") -> str:
+    """Words naming where a procedure was called from: ``called at line 77`` (the innermost call
+    first, then the calls around it; the file when it is another one), after ``sep``; in brackets
+    without ``sep``; '' outside procedures."""
+    if not calls:
+        return ""
+    words = "called at " + ", from ".join(f"line {line}" if f == file else f"{f}:{line}"
+                                          for f, line in reversed(calls))
+    return sep + words if sep else f" ({words})"
 
 
 def _source_line(program, file: str, line: int) -> str:

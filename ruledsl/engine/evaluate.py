@@ -192,7 +192,7 @@ def _walk_uses(m, d, cache) -> list[set]:
                         note(a, f"enum:{m.enum_values[b.name][0]}")
                     elif isinstance(b, A.Name) and b.name == "current":
                         note(a, "player")
-            elif node.op in ("in", "not in") and isinstance(node.right, A.Name) and node.right.name == "players":
+            elif node.op in ("in", "not in") and isinstance(node.right, A.Name) and node.right.name in ("players", "seats"):
                 note(node.left, "player")
             elif node.op in ("in", "not in"):
                 note(node.right, "zone")

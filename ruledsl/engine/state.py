@@ -95,6 +95,18 @@ class State(Seeing, Positions):
         return [i for i in range(self.n) if teams[i] in won]
 
     @property
+    def statistics(self) -> dict:
+        """The rules' ``statistic NAME = EXPR`` values now, by name (a number, or true/false)."""
+        out = {}
+        for name, fn, share, span in self.program.statistics:
+            value = _run_rule(fn, self, list(self.locals), span)
+            if share and value.__class__ is not bool or not share and value.__class__ is not int:
+                raise RulesRuntimeError(f"statistic `{name}` is {'none' if value is None else repr(value)}, "
+                                        f"not {'true or false' if share else 'a number'}", span)
+            out[name] = value
+        return out
+
+    @property
     def teams(self) -> list:
         """Each seat's partnership, from ``define team(p)``: partners share a value. Without it each
         seat is its own team (its number); in a cooperative game (``winner: all``) all share team 0."""

@@ -598,6 +598,13 @@ class WinnerDef(Decl):
 
 
 @node
+class StatisticDef(Decl):
+    """`statistic NAME = EXPR`: a number or true/false worked out when a game ends, for the reports."""
+    name: str
+    expr: Expr
+
+
+@node
 class Replace(Decl):
     item: Decl
 

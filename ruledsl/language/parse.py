@@ -771,6 +771,10 @@ class _Builder(Transformer):
         return A.WinnerDef("", (), when=when, everyone=True, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
+    def statistic_def(self, meta, name, expr):
+        return A.StatisticDef(str(name), expr, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
     def order_key(self, meta, order, expr):
         return A.OrderKey(str(order) == "highest", expr, span=self._span(meta))
 

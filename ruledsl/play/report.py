@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..language.errors import ParameterError
 from .insight import design, design_html, design_plots
-from .intervals import _mean_ci, _scipy_stats, proportion_ci
+from .intervals import _mean_ci, _scipy_stats, proportion_ci, statistic_summary
 
 
 def require(plots: bool) -> None:
@@ -63,6 +63,22 @@ def _wins_rate(records: list, seat: int) -> float:
     return sum(1 for r in records if seat in r["winners"]) / len(records) if records else 0.0
 
 
+def _statistic_values(records: list) -> dict:
+    """The rules' statistics of each record, by name: the list of per-game values (true/false kept)."""
+    names = list(dict.fromkeys(k for r in records for k in r.get("statistics", ())))
+    return {k: [r["statistics"][k] for r in records if k in r.get("statistics", ())] for k in names}
+
+
+def statistics_of(records: list) -> dict:
+    """Each `statistic` of a run: its mean (a share of games for a true/false one) and 95% interval."""
+    out = {}
+    for name, values in _statistic_values(records).items():
+        share = bool(values) and all(isinstance(v, bool) for v in values)
+        nums = [int(v) for v in values]
+        out[name] = statistic_summary(share, len(nums), sum(nums), sum(v * v for v in nums))
+    return out
+
+
 def balance(records: list, players: int, coverage=None) -> dict:
     """The statistics of a run: win rates with intervals, first-player advantage, distributions, moves."""
     n = len(records)
@@ -100,6 +116,8 @@ def balance(records: list, players: int, coverage=None) -> dict:
         "moves_chosen": dict(chosen.most_common()),
         "design": design(records, players),
     }
+    if any("statistics" in r for r in records):
+        out["statistics"] = statistics_of(records)
     if coverage is not None:
         items = coverage.items()
         out["coverage"] = {
@@ -158,8 +176,37 @@ def paired(base: list, variant: list, players: int) -> dict:
             "wilcoxon_p": w_p,
         })
     lengths = [b["length"] - a["length"] for a, b in zip(base, variant)]
-    return {"games": n, "players": players, "seats": seats,
-            "length_change": sum(lengths) / n if n else 0.0, "length_change_ci95": _mean_ci(lengths)}
+    out = {"games": n, "players": players, "seats": seats,
+           "length_change": sum(lengths) / n if n else 0.0, "length_change_ci95": _mean_ci(lengths)}
+    statistics = _paired_statistics(base, variant, stats)
+    if statistics:
+        out["statistics"] = statistics
+    return out
+
+
+def _paired_statistics(base: list, variant: list, stats) -> dict:
+    """The statistics both runs have, game by game: the mean change with a paired t interval, and
+    McNemar's exact test for a true/false one, the paired t-test for a number."""
+    out = {}
+    vb, vv = _statistic_values(base), _statistic_values(variant)
+    for name in vb:
+        if name not in vv or len(vb[name]) != len(vv[name]):
+            continue
+        a, b = [int(x) for x in vb[name]], [int(x) for x in vv[name]]
+        n = len(a)
+        share = all(isinstance(x, bool) for x in vb[name] + vv[name])
+        diff = [y - x for x, y in zip(a, b)]
+        if share:
+            gained = sum(1 for d in diff if d > 0)
+            discordant = sum(1 for d in diff if d)
+            p = float(stats.binomtest(gained, discordant, 0.5).pvalue) if discordant else 1.0
+        else:
+            p = float(stats.ttest_rel(b, a).pvalue) if n > 1 and len(set(diff)) > 1 else (1.0 if not any(diff) else 0.0)
+        out[name] = {"kind": "share" if share else "mean", "games": n,
+                     "mean": [sum(a) / n if n else 0.0, sum(b) / n if n else 0.0],
+                     "change": sum(diff) / n if n else 0.0, "change_ci95": _mean_ci(diff),
+                     "p_value": p, "test": "McNemar" if share else "paired t"}
+    return out
 
 
 # ---- the page
@@ -323,6 +370,12 @@ def _balance_html(report: dict, images: list) -> str:
     parts.append("".join(f'<figure><img src="{html.escape(name)}" alt="{html.escape(title)}">'
                          f"<figcaption>{html.escape(title)}</figcaption></figure>" for name, title in images))
     parts.append(design_html(report))
+    if report.get("statistics"):
+        parts.append("<h2>Statistics of the rules</h2>" + _table(
+            [[name, st["kind"], _pct(st["mean"]) if st["kind"] == "share" else f"{st['mean']:.2f}",
+              _ci(st["ci95"], st["kind"] == "share") if st["ci95"] else "", st["games"]]
+             for name, st in report["statistics"].items()],
+            ["statistic", "kind", "mean (share of games)", "95% interval", "games"]))
     cov = report.get("coverage")
     if cov:
         parts.append(f"<h2>Rule coverage</h2><p>{html.escape(cov['summary'])}</p>")
@@ -364,6 +417,13 @@ def write_report(directory, title: str, data: dict, balances: dict, comparison: 
         body.append("<h2>Paired differences (variant minus base)</h2>" + _table(
             rows, ["seat", "win rate", "change", "95% interval", "McNemar p", "mean score", "change",
                    "95% interval", "paired t p"]))
+        if comparison.get("statistics"):
+            pct = {name: st["kind"] == "share" for name, st in comparison["statistics"].items()}
+            body.append("<h3>Statistics of the rules</h3>" + _table(
+                [[name, " -> ".join(_pct(x) if pct[name] else f"{x:.2f}" for x in st["mean"]),
+                  f"{st['change']:+.1%}" if pct[name] else f"{st['change']:+.2f}", _ci(st["change_ci95"], pct[name]),
+                  f"{st['test']} p = {st['p_value']:.3g}"] for name, st in comparison["statistics"].items()],
+                ["statistic", "base -> variant", "change", "95% interval", "test"]))
     together = comparison is not None and len(balances) == 2
     if together:  # base and variant on shared axes, to be compared by eye
         images = overlay_plots(*balances.values(), out)

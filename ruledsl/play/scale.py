@@ -110,7 +110,8 @@ def play_chunk(task: dict) -> dict:
                         "length": result.length, "finding": result.finding,
                         "decisions": sum(counts["chosen"].values()), "legal": counts["legal"],
                         "chosen": dict(counts["chosen"]), "design": trail.finish(list(result.winners)),
-                        **({} if result.teams is None else {"teams": list(result.teams)})})
+                        **({} if result.teams is None else {"teams": list(result.teams)}),
+                        **({} if result.statistics is None else {"statistics": dict(result.statistics)})})
         if watch:
             records[-1].update(offered=dict(counts["offered"]), picked=dict(counts["picked"]))
     out = {"start": task["start"], "records": records}

@@ -22,6 +22,7 @@ from ..engine.game import Game
 from ..language.errors import IllegalMove, ParameterError, RulesRuntimeError
 from .botbase import Bot, decide
 from .bots import make_bot
+from .intervals import statistic_summary
 
 _MASK64 = (1 << 64) - 1
 #: Derived seeds stay below 2**53 so that they survive JSON readers that use doubles.
@@ -62,10 +63,13 @@ class GameResult:
     length: int
     finding: str | None  # why the game was stopped early, or None
     teams: list | None = None  # each seat's partnership at the end (partnerships, cooperative games); else None
+    statistics: dict | None = None  # the rules' `statistic NAME = EXPR` values at the end; None without any
 
     def to_dict(self) -> dict:
         """The result as a plain dict of JSON values."""
         extra = {} if self.teams is None else {"teams": list(self.teams)}
+        if self.statistics is not None:
+            extra["statistics"] = dict(self.statistics)
         return {**extra, 
             "game": self.game,
             "players": self.players,
@@ -111,6 +115,14 @@ class SimulationStats:
     #: one win for the partnership that won it (and then ``shared`` counts games won by several)
     team_wins: dict | None = None
     cooperative: bool = False
+    #: the rules' `statistic NAME = EXPR`, by name: ``[share?, games, sum, sum of squares]`` over the
+    #: games (true counts 1); :meth:`statistic` gives each one's mean and interval. None without any
+    statistic_sums: dict | None = None
+
+    def statistic(self, name: str, intervals: bool = True) -> dict:
+        """One statistic over the games: ``kind`` (share or mean), ``mean``, ``ci95`` (None without scipy)."""
+        share, n, total, squares = self.statistic_sums[name]
+        return statistic_summary(share, n, total, squares, intervals)
 
     def to_dict(self) -> dict:
         """The statistics as a plain dict of JSON values."""
@@ -120,6 +132,8 @@ class SimulationStats:
             extra = {"team_wins": dict(self.team_wins),
                      "team_win_rate": {t: w / per for t, w in self.team_wins.items()},
                      "cooperative": self.cooperative}
+        if self.statistic_sums is not None:
+            extra["statistics"] = {name: self.statistic(name) for name in self.statistic_sums}
         return {**extra, 
             "game": self.game,
             "games": self.games,
@@ -203,6 +217,7 @@ def play_game(game: Game, players: int | None = None, seed: int = 0,
                 on_decision(state, legal, move)
             state._apply(move)
         scores, winners = list(state.scores), list(state.winners)
+        statistics = state.statistics if game.program.statistics else None
     except RulesRuntimeError as err:
         raise PlayoutFailed(err, seed, n, [m.to_json() for m in state.moves]) from None
     return GameResult(
@@ -217,6 +232,7 @@ def play_game(game: Game, players: int | None = None, seed: int = 0,
         length=len(state.moves),
         finding=state.finding,
         teams=_teams(state),
+        statistics=statistics,
     )
 
 
@@ -262,7 +278,12 @@ def simulate(game: Game, games: int, players: int | None = None, seed: int = 0,
                 progress(i + 1, games)
 
     return add_up(results(), game.program.name, games, n, seed, dict(game.program.params), names,
-                  game.program.cooperative)
+                  game.program.cooperative, statistic_kinds(game.program))
+
+
+def statistic_kinds(program) -> dict:
+    """The rules' statistics by name: True for a true/false one (a share of games), False for a number."""
+    return {name: share for name, _fn, share, _span in program.statistics}
 
 
 def bot_names(bots, n: int, seed: int = 0) -> list[str]:
@@ -271,7 +292,7 @@ def bot_names(bots, n: int, seed: int = 0) -> list[str]:
 
 
 def add_up(results, name: str, games: int, n: int, seed: int, params: dict, names: list,
-           cooperative: bool = False) -> SimulationStats:
+           cooperative: bool = False, statistics: dict | None = None) -> SimulationStats:
     """The :class:`SimulationStats` of ``results`` (GameResults, or dicts with the same keys), in game order.
 
     Local, parallel and distributed runs all add up through here, so that
@@ -285,15 +306,24 @@ def add_up(results, name: str, games: int, n: int, seed: int, params: dict, name
     stopped_seeds = []
     shared = 0
     team_wins = None
+    sums = {k: [share, 0, 0, 0] for k, share in statistics.items()} if statistics else None
     for result in results:
         if isinstance(result, dict):
             winners, scores, length, finding = result["winners"], result["scores"], result["length"], result["finding"]
             game_seed = result.get("seed")
             teams = result.get("teams")
+            values = result.get("statistics")
         else:
             winners, scores, length, finding = result.winners, result.scores, result.length, result.finding
             game_seed = result.seed
             teams = result.teams
+            values = result.statistics
+        if sums is not None and values is not None:
+            for k, v in values.items():
+                acc = sums[k]
+                acc[1] += 1
+                acc[2] += int(v)
+                acc[3] += int(v) * int(v)
         for w in winners:
             wins[w] += 1
         if teams is not None:  # a partnership's win is one win; shared: won by several partnerships
@@ -332,4 +362,5 @@ def add_up(results, name: str, games: int, n: int, seed: int, params: dict, name
         stopped_seeds=stopped_seeds,
         team_wins=team_wins,
         cooperative=cooperative,
+        statistic_sums=sums,
     )

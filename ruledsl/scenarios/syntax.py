@@ -326,6 +326,10 @@ class _ScenarioBuilder(_Builder):
         return self._expect(meta, "winners", tuple(children))
 
     @v_args(meta=True)
+    def exp_no_winners(self, meta, _):
+        return self._expect(meta, "winners", ())
+
+    @v_args(meta=True)
     def exp_cards(self, meta, children):
         return self._expect(meta, "cards", _as_zone(children[0]), tuple(c[1] for c in children[1:]))
 

@@ -126,6 +126,11 @@ def _check_rules(s: State, conservation: bool) -> None:
         raise Broken("decisions", f"player {s.current_player} must decide `{s.decision}` but no move is listed")
     for problem in s.broken_invariants():
         raise Broken(f"invariant {problem.split('`')[1]}", problem)
+    if s.is_over and s.program.statistics:  # what simulate and the reports work out when a game ends
+        try:
+            s.statistics
+        except RulesRuntimeError as err:
+            raise Broken("runs", f"when the game ends: {err}") from None
 
 
 def check_state(s: State) -> None:
