@@ -78,6 +78,8 @@ class StepCodec:
         """``(sorted action ids, {action id: the move it completes, or the new pending})`` for the
         player deciding in ``state`` who has chosen ``pending`` so far."""
         ids, moves = self.flat.legal(state)
+        if not self.steps:
+            return ids, moves
         last, answers = self._cache
         if last is not ids:  # a new list of legal moves (the flat codec keeps one answer per list)
             answers = {}
