@@ -244,7 +244,10 @@ class RuledslState(pyspiel.State):
             move = codec.decode(action, pending)
         except ParameterError:
             return words
-        return f"{words} [{move}]" if isinstance(move, Move) and move.args else words
+        if isinstance(move, Move):
+            return f"{words} [{move}]" if move.args else words
+        name = codec.flat.blocks[move[0]][0]  # a step: told apart by the card ids (two cards may look alike)
+        return f"{words} [{name}({', '.join(str(a) for a in move[1])}, …)]"
 
     def is_terminal(self):
         inner = self._box.state
