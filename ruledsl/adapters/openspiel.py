@@ -24,8 +24,8 @@ saved and restored with ``pyspiel.serialize_game_and_state``.
   samples (:class:`ruledsl.worlds.Knowledge`), drawn with a generator seeded
   from ``sampler``. The player's information state string is kept; the other
   players' start again from what they see in the sampled world.
-- Returns: 1 for each player ranked first by the rules' ``winner``, 0 for the
-  others (and 0 for everybody when the game stopped at its move limit).
+- Returns: :func:`ruledsl.encode.outcome`: +1 for a win, -1 for a loss, 0 for
+  a shared win (and 0 for everybody when the game stopped at its move limit).
 """
 
 from __future__ import annotations
