@@ -49,12 +49,16 @@ def test_openspiel_state_agrees_with_the_plain_path():
             assert actions == pyspiel.State.legal_actions(st) == st.legal_actions(p)
             assert st.legal_actions(1 - p) == []
             codec = st._rules_game.actions
-            assert actions == sorted(codec.encode(st.inner, m) for m in st.inner.legal_moves())
+            # each legal move's next action (its first, or the next after the arguments chosen so far)
+            pending, k = st.pending, len(st.pending[1]) if st.pending else 0
+            nexts = {codec.actions_of(st.inner, m)[k] for m in st.inner.legal_moves()
+                     if not pending or (codec.flat.blocks[pending[0]][0] == m.name and m.args[:k] == pending[1])}
+            assert actions == sorted(nexts)
             illegal = next(a for a in range(codec.num_actions) if a not in actions)
-            before = st.inner.to_json()
+            before = st.inner.to_json(), st.pending
             with pytest.raises(IllegalMove):
                 st.apply_action(illegal)
-            assert st.inner.to_json() == before
+            assert (st.inner.to_json(), st.pending) == before
             st.apply_action(rng.choice(actions))
 
 
@@ -70,7 +74,7 @@ def test_pettingzoo_env_agrees_with_the_plain_path():
             s = e.game_state
             assert e.infos[e.agent_selection]["legal_moves"] == [s.describe(m) for m in s.legal_moves()]
             mask = e.observe(e.agent_selection)["action_mask"]
-            actions = e.actions.legal_actions(s)
+            actions = e.actions.legal_actions(s, e.pending)
             assert [a for a in range(len(mask)) if mask[a]] == sorted(set(actions))
             illegal = next(a for a in range(len(mask)) if not mask[a])
             before = s.to_json()

@@ -59,3 +59,12 @@ def test_a_forced_move_is_made_by_itself_unless_no_auto():
     assert "deciding `attack_cards`" not in auto and "building strike: {no cards yet}" in auto
     asked = play(TRAMWAJE, "--players", "3", "--bot", "first", "--no-auto", input="11\nq\n").output
     assert "deciding `attack_cards`" in asked and "(the only move)" not in asked
+
+
+def test_an_attack_says_its_strength_and_its_effect_at_the_terminal():
+    # seat 0 attacks player 1 with 9♣ (strength 9: a deliberate accident); the bot endures it
+    out = play(TRAMWAJE, "--players", "3", "--bot", "first", input="11\n2\n10\nq\n").output
+    assert "9♣ hand[0] → battle; attack_strength 0 → 9" in out
+    endured = next(line for line in out.splitlines()[out.splitlines().index("player 1 (first): endure") + 1:])
+    assert "hand[1] −2 hidden" in endured and "attack_effect none → accident" in endured
+    assert "attack_strength=9, attack_effect=accident" in out  # the table after it, enum values by name

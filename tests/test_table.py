@@ -39,7 +39,8 @@ def test_values_of_seats_the_game_lacks_are_never_shown():
     game = ruledsl.load(TRAMWAJE)
     view = game.new_game(3, 0).view(0)
     assert "offered[0, 2]" in view["vars"] and not any("3" in k or "4" in k for k in view["vars"])
-    assert list(table_view(game.new_game(3, 0), 0)["vars"]) == ["moves_played"]
+    assert list(table_view(game.new_game(3, 0), 0)["vars"]) == ["moves_played", "attack_strength", "attack_effect"]
+    assert table_view(game.new_game(3, 0), 0)["vars"]["attack_effect"] == "none"  # an enum value by name
 
 
 def test_a_set_being_built_shows_its_cards_and_its_condition():

@@ -16,7 +16,14 @@ not see gets in. For every zone (in declaration order): how many visible cards
 of each face it holds, how many hidden cards, and the face of its top card; for
 a track, each slot's face (or empty / hidden). Then each variable as a pair
 (shown?, value), the observer's and the current player's seats, the pending
-decision, and whether the game is over.
+decision, and whether the game is over. Normalised (the default), every value
+is in [0, 1]: a count of a face divided by the game's copies of that face, a
+count of cards by the game's number of cards, a number squashed by
+:func:`squash`; ``normalise=False`` keeps counts and numbers raw.
+
+The adapters number moves in steps (:mod:`.steps`, a move of several arguments
+chosen one argument at a time); :class:`ActionCodec` is the flat numbering
+they build on, one number per move.
 """
 
 from __future__ import annotations
@@ -201,13 +208,23 @@ class ActionCodec:
 
 
 class ObservationCodec:
-    """A player's view as a fixed-length vector of numbers."""
+    """A player's view as a fixed-length vector of numbers, each in [0, 1] (``normalise``, the
+    default: a count divided by the most it can be, a number squashed by :func:`squash`) or raw
+    (``normalise=False``: counts and numbers as they are)."""
 
-    def __init__(self, program, players: int):
+    def __init__(self, program, players: int, normalise: bool = True):
         self.program = program
         self.players = players
+        self.normalise = bool(normalise)
         self.faces = sorted(set(program.card_labels))
         self.face_index = {f: i for i, f in enumerate(self.faces)}
+        copies: dict = {}
+        for label in program.card_labels:
+            copies[label] = copies.get(label, 0) + 1
+        # what one card of a face, a hidden card or a card of a zone's size counts for
+        one = 1.0 / max(1, program.card_count) if normalise else 1.0
+        self._per_face = [1.0 / copies[f] if normalise else 1.0 for f in self.faces]
+        self._per_card = one
         F = len(self.faces)
         self.zones = []  # (name, slots or None, offset)
         size = 0
@@ -228,7 +245,7 @@ class ObservationCodec:
         self._enum_index = {}
         for values in program.enums.values():
             for i, v in enumerate(values):
-                self._enum_index.setdefault(v, i)
+                self._enum_index.setdefault(v, (i, max(1, len(values) - 1)))
 
     def encode(self, view: dict) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
@@ -245,19 +262,21 @@ class ObservationCodec:
                     base = at + 1 + k * (F + 2)
                     if label is None:
                         out[base + F] = 1.0
-                    elif label == "?":
+                    elif label not in fi:  # hidden
                         out[base + F + 1] = 1.0
                     else:
                         out[base + fi[label]] = 1.0
                 continue
+            per_face, per_card = self._per_face, self._per_card
+            counts: dict = {}
             for label in cards:
-                if label == "?":
-                    out[at + 1 + F] += 1.0
-                else:
-                    out[at + 1 + fi[label]] += 1.0
-            if cards and cards[-1] != "?":
+                k = fi.get(label, F)  # '?', or what the player was told of a hidden card ("red ?")
+                counts[k] = counts.get(k, 0) + 1
+            for k, count in counts.items():  # divided once, so that every copy of a face makes exactly 1
+                out[at + 1 + k] = count * (per_card if k == F else per_face[k])
+            if cards and cards[-1] in fi:
                 out[at + 2 + F + fi[cards[-1]]] = 1.0
-            out[at + 2 + 2 * F] = len(cards)
+            out[at + 2 + 2 * F] = len(cards) * per_card
         variables = view["vars"]
         for i, name in enumerate(self.var_names):
             if name not in variables:
@@ -275,17 +294,21 @@ class ObservationCodec:
         return out
 
     def _scalar(self, v) -> tuple[float, float]:
-        """(shown?, value): a number as itself, a card by its face's number from 1, an enum value by index."""
+        """(shown?, value). Raw: a number (a seat too) as itself, a card by its face's number from 1,
+        an enum value by its index. Normalised: a number squashed into (0, 1), a card's face number
+        divided by the number of faces, an enum value's index by the enum's last index."""
         if v is None or v == "?":
             return 0.0, 0.0
         if isinstance(v, bool):
             return 1.0, float(v)
         if isinstance(v, int):
-            return 1.0, float(v)
+            return 1.0, squash(v) if self.normalise else float(v)
         if isinstance(v, str):
             if v in self.face_index:
-                return 1.0, float(self.face_index[v] + 1)
-            return 1.0, float(self._enum_index.get(v, 0))
+                number = self.face_index[v] + 1
+                return 1.0, number / len(self.faces) if self.normalise else float(number)
+            index, last = self._enum_index.get(v, (0, 1))
+            return 1.0, index / last if self.normalise else float(index)
         return 1.0, 0.0
 
     @staticmethod
@@ -293,6 +316,15 @@ class ObservationCodec:
         """The view as compact JSON text (for observation strings)."""
         return json.dumps({k: v for k, v in view.items() if k != "legal_moves"},
                           ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+SQUASH = 8  # the number that squash() puts at 3/4
+
+
+def squash(v: int) -> float:
+    """A number of any size as a value in (0, 1): ``1/2 + v / (2 (|v| + 8))``; 0 is 1/2, 8 is 3/4,
+    -8 is 1/4. Monotone, so no two numbers get the same value (numbers have no declared maximum)."""
+    return 0.5 + v / (2.0 * (abs(v) + SQUASH))
 
 
 def outcome(state, kind: str = "win") -> list[float]:

@@ -8,20 +8,24 @@ saved and restored with ``pyspiel.serialize_game_and_state``.
   one generator seeded at the start of a game. The game starts with a single
   chance node whose ``seeds`` equally likely outcomes (1000 by default) are
   the seeds; after it the game is played by the players alone.
-- Actions: :class:`ruledsl.encode.ActionCodec` numbers every move shape
-  (move name x card ids / argument values); chance outcomes are seeds.
+- Actions: :class:`ruledsl.adapters.steps.StepCodec`: a move of several
+  arguments is chosen one argument an action (``actions="flat"``: one action
+  per move, :class:`ruledsl.encode.ActionCodec`); chance outcomes are seeds.
 - Observations: :class:`ruledsl.encode.ObservationCodec` over
-  ``State.view(player)``; the observation string is the view as JSON. The
-  information state string is the player's views after every step, one per
-  line (perfect recall); there is no information state tensor.
+  ``State.view(player)``, values in [0, 1] (``raw=True``: counts as they are),
+  then what the deciding player has chosen so far of a move in steps; the
+  observation string is the view as JSON. The information state string is the
+  player's views after every step, one per line (perfect recall); the
+  information state tensor is the observation tensor followed by the moves the
+  player has seen (:class:`ruledsl.adapters.history.HistoryCodec`).
 - Resampling: ``resample_from_infostate(player, sampler)`` (OpenSpiel's
   ``ResampleFromInfostate``, which its ``ISMCTSBot`` calls) gives a state the
   player cannot tell from this one: the world that ruledsl's own ``ismcts``
   samples (:class:`ruledsl.worlds.Knowledge`), drawn with a generator seeded
   from ``sampler``. The player's information state string is kept; the other
   players' start again from what they see in the sampled world.
-- Returns: 1 for each player ranked first by the rules' ``winner``, 0 for the
-  others (and 0 for everybody when the game stopped at its move limit).
+- Returns: :func:`ruledsl.encode.outcome`: +1 for a win, -1 for a loss, 0 for
+  a shared win (and 0 for everybody when the game stopped at its move limit).
 """
 
 from __future__ import annotations
@@ -32,15 +36,17 @@ import numpy as np
 import pyspiel
 
 from ..engine.worlds import Knowledge
+from ..engine.moves import Move
 from ..language.errors import IllegalMove, ParameterError
 from .encode import (
-    ActionCodec,
     ObservationCodec,
     format_params,
     outcome,
     parse_params,
     state_text,
 )
+from .history import HistoryCodec
+from .steps import NONE, StepCodec
 
 SHORT_NAME = "python_ruledsl"
 _CHANCE = pyspiel.PlayerId.CHANCE
@@ -61,11 +67,12 @@ def _game_type(min_players: int = 1, max_players: int = MAX_PLAYERS) -> "pyspiel
         max_num_players=max_players,
         min_num_players=min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         provides_factored_observation_string=True,
-        parameter_specification={"path": "", "players": 0, "params": "", "seeds": DEFAULT_SEEDS},
+        parameter_specification={"path": "", "players": 0, "params": "", "seeds": DEFAULT_SEEDS,
+                                 "actions": "steps", "raw": False},
     )
 
 
@@ -87,8 +94,14 @@ class _Setup:
         self.seeds = int(params.get("seeds", DEFAULT_SEEDS))
         if self.seeds < 1:
             raise ParameterError(f"seeds must be at least 1, not {self.seeds}")
-        self.actions = ActionCodec(program, self.players)
-        self.observations = ObservationCodec(program, self.players)
+        self.action_mode = str(params.get("actions", "steps"))
+        if self.action_mode not in ("steps", "flat"):
+            raise ParameterError(f"actions must be 'steps' or 'flat', not {self.action_mode!r}")
+        self.raw = bool(params.get("raw", False))
+        self.actions = StepCodec(program, self.players, steps=self.action_mode == "steps")
+        self.observations = ObservationCodec(program, self.players, normalise=not self.raw)
+        self.history = HistoryCodec(program, self.players)
+        self.observation_size = self.observations.size + self.actions.pending_size
 
 
 _SETUPS: dict = {}
@@ -113,10 +126,10 @@ class RuledslGame(pyspiel.Game):
             num_players=setup.players,
             min_utility=-1.0,
             max_utility=1.0,
-            max_game_length=program.limit + 1,
+            max_game_length=program.limit * max(1, setup.actions.longest) + 1,
         )
         game_params = {"path": setup.path, "players": setup.players, "params": setup.params_text,
-                       "seeds": setup.seeds}
+                       "seeds": setup.seeds, "actions": setup.action_mode, "raw": setup.raw}
         super().__init__(_game_type(program.min_players, program.max_players), info, game_params)
 
     @property
@@ -187,13 +200,19 @@ class RuledslState(pyspiel.State):
             return []
         if inner.is_over or (player is not None and player != inner.actor):
             return []
-        return list(self._box.setup.actions.legal(inner)[0])
+        return list(self._box.setup.actions.legal(inner, self._box.pending)[0])
 
     def _legal_actions(self, player):
         inner = self._box.state
         if inner is None or inner.is_over or player != inner.actor:
             return []
-        return list(self._box.setup.actions.legal(inner)[0])
+        return list(self._box.setup.actions.legal(inner, self._box.pending)[0])
+
+    @property
+    def pending(self):
+        """What the deciding player has chosen so far of a move taken in steps: ``()`` or
+        ``(block, arguments)`` (:class:`ruledsl.adapters.steps.StepCodec`)."""
+        return self._box.pending
 
     def chance_outcomes(self):
         n = self._rules_game.seeds
@@ -205,18 +224,30 @@ class RuledslState(pyspiel.State):
             self._box.state = g.rules.new_game(g.players, seed=int(action))
         else:
             inner = self._box.state
-            move = g.actions.legal(inner)[1].get(action)  # the legal moves by action id, worked out once
+            move = g.actions.legal(inner, self._box.pending)[1].get(action)  # by action id, worked out once
             if move is None:
-                move = g.actions.decode(action)
-                raise IllegalMove(move, f"action {action} is not legal now", inner.legal_moves())
+                words = g.actions.describe(action, self._box.pending)
+                raise IllegalMove(words, f"action {action} is not legal now", inner.legal_moves())
+            if isinstance(move, tuple):  # one more argument of a move taken in steps
+                self._box.pending = move
+                return
+            self._box.pending = NONE
             inner._apply(move)  # a legal move: the fast path
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"seed {action}"
-        words = self._rules_game.actions.describe(action)
-        move = self._rules_game.actions.decode(action)
-        return f"{words} [{move}]" if move.args else words
+        codec = self._rules_game.actions
+        pending = self._box.pending if player == self.current_player() else NONE
+        words = codec.describe(action, pending)
+        try:
+            move = codec.decode(action, pending)
+        except ParameterError:
+            return words
+        if isinstance(move, Move):
+            return f"{words} [{move}]" if move.args else words
+        name = codec.flat.blocks[move[0]][0]  # a step: told apart by the card ids (two cards may look alike)
+        return f"{words} [{name}({', '.join(str(a) for a in move[1])}, …)]"
 
     def is_terminal(self):
         inner = self._box.state
@@ -228,7 +259,12 @@ class RuledslState(pyspiel.State):
         return outcome(self.inner, "win")
 
     def __str__(self):
-        return "seed not chosen" if self.inner is None else state_text(self.inner)
+        if self.inner is None:
+            return "seed not chosen"
+        text = state_text(self.inner)
+        if self._box.pending:
+            text += f"\n  chosen so far: {self._rules_game.actions.pending_text(self._box.pending)}"
+        return text
 
     def resample_from_infostate(self, player_id: int, probability_sampler):
         """A state ``player_id`` cannot tell from this one: the hidden cards dealt again at random
@@ -239,62 +275,93 @@ class RuledslState(pyspiel.State):
             return clone
         seed = int(float(probability_sampler()) * (1 << 53))
         world = Knowledge(self.inner, player_id).sample(random.Random(seed))
-        seen = self._box.recall()
+        seen, records = self._box.recall()
         histories = [list(seen[p]) if p == player_id else ["resampled", ObservationCodec.text(world.view(p))]
                      for p in range(self.inner.n)]
+        fresh = self._box.setup.history.start()
+        records = [records[p] if p == player_id else fresh[p] for p in range(self.inner.n)]
         clone._box.state = world
-        clone._box.memory = (len(world.moves), world.clone(), histories)
+        clone._box.memory = (len(world.moves), world.clone(), histories, records)
         return clone
 
     def information_state_text(self, player: int) -> str:
         """The player's views after the chance node and after every move, one a line."""
         if self.inner is None:
             return "seed not chosen"
-        return "\n".join(self._box.recall()[player])
+        lines = self._box.recall()[0][player]
+        if self._box.pending and player == self.inner.actor:
+            lines = lines + [f"chosen so far: {self._box.setup.actions.pending_text(self._box.pending)}"]
+        return "\n".join(lines)
+
+    def information_state_vector(self, player: int) -> np.ndarray:
+        """The player's observation tensor, then the moves they have seen (``HistoryCodec``)."""
+        g = self._box.setup
+        if self.inner is None:
+            return np.zeros(g.observation_size + g.history.size, np.float32)
+        return np.concatenate([observation_vector(self, player), g.history.encode(self._box.recall()[1][player])])
 
 
 class _Box:
     """The ruledsl part of a state. pyspiel clones a Python state with copy.deepcopy: this copies
     the ruledsl State with its own clone(), sharing the compiled program."""
 
-    def __init__(self, params, state, memory=None):
+    def __init__(self, params, state, memory=None, pending=NONE):
         self.params = params
         self.setup = _setup(params)
         self.state = state
-        # (moves seen, a state after them, each player's views so far): computed when asked for,
-        # shared by clones (a clone's history starts with its original's) and never changed in place
+        # (moves seen, a state after them, each player's views so far, each player's record of the
+        # moves seen): computed when asked for, shared by clones (a clone's history starts with its
+        # original's) and never changed in place
         self.memory = memory
+        self.pending = pending  # what the deciding player has chosen so far of a move in steps
 
-    def recall(self) -> list:
-        """Each player's views after every step, extending what an earlier call remembered."""
+    def recall(self) -> tuple:
+        """(each player's views after every step, each player's record of the moves seen), extending
+        what an earlier call remembered."""
         s = self.state
         memory = self.memory
+        history = self.setup.history
         if memory is None or memory[1].seed != s.seed or memory[1].moves != s.moves[:memory[0]]:
             # (a resampled world has no seed to replay from: its memory was set when it was made)
             start = s.game.new_game(s.n, s.seed)
-            memory = (0, start, [[ObservationCodec.text(start.view(p))] for p in range(s.n)])
-        done, at, seen = memory
+            memory = (0, start, [[ObservationCodec.text(start.view(p))] for p in range(s.n)], history.start())
+        done, at, seen, records = memory
         if done < len(s.moves):
             at = at.clone()
             seen = [list(x) for x in seen]
+            records = history.copy(records)
             for move in s.moves[done:]:
+                before = history.seen_before(at, move)
                 at._apply(move)
+                history.note(records, before, at, move)
                 for p in range(s.n):
                     seen[p].append(ObservationCodec.text(at.view(p)))
-            memory = (len(s.moves), at, seen)
+            memory = (len(s.moves), at, seen, records)
         self.memory = memory
-        return seen
+        return seen, records
 
     def __deepcopy__(self, memo):
-        return _Box(self.params, None if self.state is None else self.state.clone(), self.memory)
+        return _Box(self.params, None if self.state is None else self.state.clone(), self.memory, self.pending)
 
     def __reduce__(self):  # pickling (pyspiel serializes a Python state with pickle): the state as JSON
-        return _unbox, (self.params, None if self.state is None else self.state.to_json())
+        return _unbox, (self.params, None if self.state is None else self.state.to_json(), self.pending)
 
 
-def _unbox(params, text) -> _Box:
+def _unbox(params, text, pending=NONE) -> _Box:
     state = None if text is None else _setup(params).rules.state_from_json(text)
-    return _Box(params, state)
+    return _Box(params, state, pending=pending)
+
+
+def observation_vector(state: "RuledslState", player: int, part: str = "all") -> np.ndarray:
+    """``player``'s observation tensor: their view (or its public or private part) encoded, then
+    what they have chosen so far of a move in steps (zero for the others and for the public part)."""
+    g = state._box.setup
+    inner = state.inner
+    if inner is None:
+        return np.zeros(g.observation_size, np.float32)
+    view = inner.view(player) if part == "all" else view_part(inner, player, part)
+    pending = state._box.pending if player == inner.actor and part != "public" else NONE
+    return np.concatenate([g.observations.encode(view), g.actions.pending_vector(pending)])
 
 
 class _Observer:
@@ -304,27 +371,27 @@ class _Observer:
     def __init__(self, setup: _Setup, recall: bool, part: str = "all"):
         self.recall = recall
         self.part = part
-        self.codec = setup.observations
-        self.tensor = np.zeros(0 if recall else self.codec.size, np.float32)
+        self.setup = setup
+        size = setup.observation_size + (setup.history.size if recall else 0)
+        self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
-
-    def _view(self, inner, player) -> dict:
-        return inner.view(player) if self.part == "all" else view_part(inner, player, self.part)
 
     def set_from(self, state, player):
         if self.recall:
-            return
-        if state.inner is None:
-            self.tensor.fill(0)
-            return
-        self.tensor[:] = self.codec.encode(self._view(state.inner, player))
+            self.tensor[:] = state.information_state_vector(player)
+        else:
+            self.tensor[:] = observation_vector(state, player, self.part)
 
     def string_from(self, state, player):
         if self.recall:
             return state.information_state_text(player)
         if state.inner is None:
             return "seed not chosen"
-        return ObservationCodec.text(self._view(state.inner, player))
+        inner = state.inner
+        view = inner.view(player) if self.part == "all" else view_part(inner, player, self.part)
+        if state.pending and player == inner.actor and self.part != "public":
+            view = dict(view, chosen_so_far=self.setup.actions.pending_text(state.pending))
+        return ObservationCodec.text(view)
 
 
 def view_part(inner, player: int, part: str) -> dict:
@@ -360,9 +427,12 @@ def view_part(inner, player: int, part: str) -> dict:
 pyspiel.register_game(_game_type(), RuledslGame)
 
 
-def load_game(path, players: int | None = None, params: dict | None = None, seeds: int = DEFAULT_SEEDS):
-    """The rules file at ``path`` as a pyspiel game for ``players`` players (the fewest allowed if None)."""
-    game_params = {"path": str(path), "params": format_params(params), "seeds": int(seeds)}
+def load_game(path, players: int | None = None, params: dict | None = None, seeds: int = DEFAULT_SEEDS,
+              actions: str = "steps", raw: bool = False):
+    """The rules file at ``path`` as a pyspiel game for ``players`` players (the fewest allowed if None);
+    ``actions="flat"`` numbers every move as one action, ``raw=True`` keeps observations' counts raw."""
+    game_params = {"path": str(path), "params": format_params(params), "seeds": int(seeds),
+                   "actions": str(actions), "raw": bool(raw)}
     if players is not None:
         game_params["players"] = int(players)
     return pyspiel.load_game(SHORT_NAME, game_params)

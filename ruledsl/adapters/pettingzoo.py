@@ -2,11 +2,15 @@
 
 - Agents are ``player_0`` ... in seat order; ``agent_selection`` is the player
   who must decide.
-- Actions: ``Discrete(n)`` over :class:`ruledsl.encode.ActionCodec`'s fixed
-  action space; ``observe(agent)["action_mask"]`` marks the legal ones (all
-  zero for an agent who is not deciding).
+- Actions: ``Discrete(n)`` over :class:`ruledsl.adapters.steps.StepCodec`'s
+  fixed action space (a move of several arguments is chosen one argument an
+  action, by the same agent; ``actions="flat"``: one action per move);
+  ``observe(agent)["action_mask"]`` marks the legal ones (all zero for an
+  agent who is not deciding).
 - Observations: ``{"observation": ..., "action_mask": ...}``, the observation
-  being :class:`ruledsl.encode.ObservationCodec` of ``State.view(agent)``.
+  being :class:`ruledsl.encode.ObservationCodec` of ``State.view(agent)``
+  (values in [0, 1]; ``raw=True`` keeps counts raw), then what the agent has
+  chosen so far of a move in steps.
 - Rewards: 0 until the game ends, then +1 for a win, -1 for a loss, 0 for a
   shared win (:func:`ruledsl.encode.outcome`); ``returns="score"`` gives the
   rules' scores instead, negated where the lowest score wins. A game stopped
@@ -25,15 +29,16 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..language.errors import ParameterError
-from .encode import ActionCodec, ObservationCodec, outcome, state_text
+from ..language.errors import IllegalMove, ParameterError
+from .encode import ObservationCodec, outcome, state_text
+from .steps import NONE, StepCodec
 
 
 class RuledslEnv(AECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "ruledsl", "is_parallelizable": False}
 
     def __init__(self, game, players: int | None = None, returns: str = "win", render_mode: str | None = None,
-                 render_view: bool = False):
+                 render_view: bool = False, actions: str = "steps", raw: bool = False):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ParameterError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
@@ -45,15 +50,20 @@ class RuledslEnv(AECEnv):
         self.render_mode = render_mode
         self.render_view = render_view
         self.metadata = dict(self.metadata, name=f"ruledsl {game.name}")
-        self.actions = ActionCodec(game.program, self.players)
-        self.observations = ObservationCodec(game.program, self.players)
+        if actions not in ("steps", "flat"):
+            raise ParameterError(f"actions must be 'steps' or 'flat', not {actions!r}")
+        self.actions = StepCodec(game.program, self.players, steps=actions == "steps")
+        self.observations = ObservationCodec(game.program, self.players, normalise=not raw)
+        self.pending = NONE  # what the selected agent has chosen so far of a move taken in steps
+        size = self.observations.size + self.actions.pending_size
+        low, high = (-np.inf, np.inf) if raw else (0.0, 1.0)
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         n = self.actions.num_actions
         self._action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._observation_spaces = {
             a: spaces.Dict({
-                "observation": spaces.Box(-np.inf, np.inf, (self.observations.size,), np.float32),
+                "observation": spaces.Box(low, high, (size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (n,), np.int8),
             })
             for a in self.possible_agents
@@ -75,6 +85,7 @@ class RuledslEnv(AECEnv):
         else:
             game_seed = self._rng.randrange(2**53)
         self.game_state = self.game.new_game(self.players, seed=game_seed)
+        self.pending = NONE
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -87,7 +98,10 @@ class RuledslEnv(AECEnv):
         s = self.game_state
         if not s.is_over:
             self.agent_selection = self.possible_agents[s.current_player]
-            self.infos[self.agent_selection] = {"legal_moves": self._described(s)}
+            info = {"legal_moves": self._described(s)}
+            if self.pending:
+                info["chosen_so_far"] = self.actions.pending_text(self.pending)
+            self.infos[self.agent_selection] = info
 
     def _described(self, s) -> list[str]:
         """``s.describe_moves(s.legal_moves())``, with each move's plain words (which depend only on
@@ -111,9 +125,11 @@ class RuledslEnv(AECEnv):
     def observe(self, agent):
         player = self._index[agent]
         s = self.game_state
-        mask = self.actions.mask(s) if not s.is_over and s.current_player == player else \
-            np.zeros(self.actions.num_actions, np.int8)
-        return {"observation": self.observations.encode(s.view(player)), "action_mask": mask}
+        deciding = not s.is_over and s.current_player == player
+        mask = self.actions.mask(s, self.pending) if deciding else np.zeros(self.actions.num_actions, np.int8)
+        observation = np.concatenate([self.observations.encode(s.view(player)),
+                                      self.actions.pending_vector(self.pending if deciding else NONE)])
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action):
         agent = self.agent_selection
@@ -121,11 +137,18 @@ class RuledslEnv(AECEnv):
             self._was_dead_step(action)
             return
         s = self.game_state
-        move = self.actions.legal(s)[1].get(action) if not s.is_over else None  # worked out once per state
-        if move is None:
-            s.apply(self.actions.decode(action))  # IllegalMove for an action the mask rules out; the state is unchanged
-        else:
-            s._apply(move)  # a legal move: made without checking it again
+        move = self.actions.legal(s, self.pending)[1].get(action) if not s.is_over else None  # once per state
+        if move is None:  # an action the mask rules out: the state is unchanged
+            raise IllegalMove(self.actions.describe(action, self.pending), f"action {action} is not legal now",
+                              s.legal_moves())
+        if isinstance(move, tuple):  # one more argument of a move taken in steps: the same agent goes on
+            self.pending = move
+            self._clear_rewards()
+            self._cumulative_rewards[agent] = 0.0
+            self._select()
+            return
+        self.pending = NONE
+        s._apply(move)  # a legal move: made without checking it again
         self._clear_rewards()
         self._cumulative_rewards[agent] = 0.0
         if s.is_over:
@@ -149,6 +172,8 @@ class RuledslEnv(AECEnv):
         else:
             player = self._index[self.agent_selection] if self.render_view else None
             text = state_text(self.game_state, player)
+            if self.pending:
+                text += f"\n  chosen so far: {self.actions.pending_text(self.pending)}"
         if self.render_mode == "human":
             print(text)
             return None

@@ -38,18 +38,55 @@ def unshown_labels(program) -> frozenset:
     return _unshown[program]
 
 
+_enum_vars: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def enum_var_labels(program) -> dict:
+    """The printed name of every value of an enum-typed variable -> the enum's value labels (a view
+    holds an enum value as its position: the table says its name)."""
+    if program not in _enum_vars:
+        out = {}
+        comp = getattr(program, "compiler", None)
+        declared = getattr(getattr(comp, "m", None), "vars", {}) or {}
+        labels = program.enum_labels or program.enums
+        for name, info in declared.items():
+            kind = getattr(info, "type", "")
+            if not kind.startswith("enum:") or name not in program.var_families:
+                continue
+            values = labels.get(kind[5:]) or program.enums.get(kind[5:], ())
+            base, sizes, _dims = program.var_families[name]
+            count = 1
+            for n in sizes:
+                count *= n
+            for label in program.var_names[base:base + count]:
+                out[label] = list(values)
+        _enum_vars[program] = out
+    return _enum_vars[program]
+
+
 def table_view(state, player: int) -> dict:
-    """``state.view(player)`` as the table shows it: no ``unshown`` variables; ``building`` added
-    (:func:`set_in_progress`) while this player builds a set."""
+    """``state.view(player)`` as the table shows it: no ``unshown`` variables, enum values by name
+    (``none`` for none); ``building`` added (:func:`set_in_progress`) while this player builds a set."""
     view = state.view(player)
     hide = unshown_labels(state.program)
     if hide:
         view["vars"] = {k: v for k, v in view["vars"].items() if k not in hide}
+    enums = enum_var_labels(state.program)
+    if enums:
+        view["vars"] = {k: _enum_word(enums[k], v) if k in enums else v for k, v in view["vars"].items()}
     if not state.over and state.actor == player:
         progress = set_in_progress(state)
         if progress is not None:
             view["building"] = progress
     return view
+
+
+def _enum_word(values: list, v):
+    if v is None:
+        return "none"
+    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(values):
+        return values[v]
+    return v  # '?' (not seen), or already a name
 
 
 def set_in_progress(state) -> dict | None:

@@ -1,0 +1,231 @@
+"""Moves as steps: the compact action space the adapters use by default.
+
+:class:`ActionCodec` gives every move one number, so a move of two arguments
+(a card and a column) takes as many numbers as there are pairs. Here such a
+move is chosen in steps, one argument each: the first action names the move
+with its first argument (``lay(5♥, …)``), each further action one more
+argument (``… 3``). A move of no argument or one is one action, numbered as
+:class:`ActionCodec` numbers it when no move takes two. The steps of one move
+are all taken by the player deciding; nothing happens in the game until the
+last one, when the whole move is made.
+
+Sets of cards (``move m(cs subset of ZONE)``) need nothing here: the engine
+already builds them card by card (``add(c)`` / ``done``, each an ordinary
+move of one argument or none).
+
+Numbering: the *head* blocks first, one per move shape in the order of
+:class:`ActionCodec` (a move with arguments: one action per value of its
+first argument; without: one action); then one *argument* block per kind
+that some move takes after its first argument (``then a card``, ``then a
+number`` ...), one action per value. ``pending`` (what the deciding player
+has chosen so far) is ``()`` or ``(block, args)``.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+import numpy as np
+
+from ..checker import types as T
+from ..engine.moves import Move
+from ..language.errors import ParameterError
+from .encode import ActionCodec, ActionSpaceError
+
+NONE = ()
+
+
+class StepCodec:
+    """Move <-> a short sequence of action ids, fixed for a game and a player count."""
+
+    def __init__(self, program, players: int, int_values: range | None = None, steps: bool = True):
+        self.flat = ActionCodec(program, players, int_values)
+        self.program = program
+        self.players = players
+        self.steps = bool(steps)
+        if not self.steps:  # the flat numbering: one action per move
+            self.heads, self.then, self.then_kinds, self.longest = [], {}, [], 1
+            self.num_actions, self.pending_widths, self.pending_size = self.flat.num_actions, [], 0
+            return
+        self.heads = []  # per flat block: (first id, size)
+        first = 0
+        for name, kinds, radices, _ in self.flat.blocks:
+            size = radices[0] if radices else 1
+            self.heads.append((first, size))
+            first += size
+        self.then = {}  # kind -> first id of its argument block
+        self.then_kinds = []  # [(kind, first, radix)]
+        for name, kinds, radices, _ in self.flat.blocks:
+            for kind, radix in zip(kinds[1:], radices[1:]):
+                if kind not in self.then:
+                    self.then[kind] = first
+                    self.then_kinds.append((kind, first, radix))
+                    first += radix
+        self.num_actions = first
+        self.longest = max((len(k) for _, k, _, _ in self.flat.blocks), default=0)
+        self._flat_firsts = [b[3] for b in self.flat.blocks]
+        self._head_firsts = [h[0] for h in self.heads]
+        # the part of an observation that says what the deciding player has chosen so far: the move
+        # (one value per block), then each chosen argument (one value per value it may take)
+        self.pending_widths = [max((r[j] for _, k, r, _ in self.flat.blocks if len(k) > j + 1), default=0)
+                               for j in range(max(0, self.longest - 1))]
+        self.pending_size = (len(self.heads) + sum(self.pending_widths)) if self.longest > 1 else 0
+        self._cache = (None, {})  # (the flat legal list met last, {pending: answer})
+
+    # ---- what may be chosen now
+
+    def legal(self, state, pending=NONE) -> tuple:
+        """``(sorted action ids, {action id: the move it completes, or the new pending})`` for the
+        player deciding in ``state`` who has chosen ``pending`` so far."""
+        ids, moves = self.flat.legal(state)
+        if not self.steps:
+            return ids, moves
+        last, answers = self._cache
+        if last is not ids:  # a new list of legal moves (the flat codec keeps one answer per list)
+            answers = {}
+            self._cache = (ids, answers)
+        got = answers.get(pending)
+        if got is not None:
+            return got
+        out = {}
+        if pending == NONE:
+            for a, m in moves.items():
+                block = bisect.bisect_right(self._flat_firsts, a) - 1
+                head_first = self.heads[block][0]
+                if not m.args:
+                    out[head_first] = m
+                    continue
+                kinds = self.flat.blocks[block][1]
+                action = head_first + self.flat._digit(kinds[0], m.args[0], m)
+                out[action] = m if len(m.args) == 1 else (block, (m.args[0],))
+        else:
+            block, chosen = pending
+            name, kinds, _, _ = self.flat.blocks[block]
+            k = len(chosen)
+            for a, m in moves.items():
+                if bisect.bisect_right(self._flat_firsts, a) - 1 != block or m.args[:k] != chosen:
+                    continue
+                action = self.then[kinds[k]] + self.flat._digit(kinds[k], m.args[k], m)
+                out[action] = m if len(m.args) == k + 1 else (block, m.args[:k + 1])
+            if not out:
+                raise ActionSpaceError(f"nothing is pending as {pending!r} in decision `{state.decision}`")
+        got = answers[pending] = (tuple(sorted(out)), out)
+        return got
+
+    def decode(self, action: int, pending=NONE):
+        """The move an action completes after ``pending``, or the new pending it leaves (whether or
+        not it is legal now)."""
+        if not self.steps:
+            return self.flat.decode(action)
+        action = self._check(action)
+        if not pending:
+            if action >= self.num_heads:
+                raise ParameterError(f"action {action} is a further argument of a move, and no move is begun")
+            block = bisect.bisect_right(self._head_firsts, action) - 1
+            name, kinds, _, _ = self.flat.blocks[block]
+            if not kinds:
+                return Move(name)
+            value = self.flat._value(kinds[0], action - self.heads[block][0])
+            return Move(name, (value,)) if len(kinds) == 1 else (block, (value,))
+        block, chosen = pending
+        name, kinds, _, _ = self.flat.blocks[block]
+        kind = kinds[len(chosen)]
+        first, radix = self.then[kind], next(r for k, f, r in self.then_kinds if k == kind)
+        if not first <= action < first + radix:
+            raise ParameterError(f"action {action} is not a value of the next argument of {name}")
+        args = chosen + (self.flat._value(kind, action - first),)
+        return Move(name, args) if len(args) == len(kinds) else (block, args)
+
+    def legal_actions(self, state, pending=NONE) -> list[int]:
+        return list(self.legal(state, pending)[0])
+
+    def mask(self, state, pending=NONE) -> np.ndarray:
+        out = np.zeros(self.num_actions, np.int8)
+        actions = self.legal(state, pending)[0]
+        if actions:
+            out[list(actions)] = 1
+        return out
+
+    def actions_of(self, state, move: Move) -> list[int]:
+        """The actions that make ``move`` (a move of the decision pending in ``state``), in order."""
+        flat = self.flat.encode(state, move)
+        if not self.steps:
+            return [flat]
+        block = bisect.bisect_right(self._flat_firsts, flat) - 1
+        kinds = self.flat.blocks[block][1]
+        if not move.args:
+            return [self.heads[block][0]]
+        out = [self.heads[block][0] + self.flat._digit(kinds[0], move.args[0], move)]
+        for kind, value in zip(kinds[1:], move.args[1:]):
+            out.append(self.then[kind] + self.flat._digit(kind, value, move))
+        return out
+
+    # ---- words
+
+    def _check(self, action) -> int:
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool) \
+                or not 0 <= action < self.num_actions:
+            raise ParameterError(f"there is no action {action!r}; actions are 0 to {self.num_actions - 1}")
+        return int(action)
+
+    def _word(self, kind: str, digit: int) -> str:
+        value = self.flat._value(kind, digit)
+        if kind == T.CARD:
+            return self.program.card_labels[value]
+        if kind.startswith("enum:"):
+            return (self.program.enum_labels or self.program.enums)[kind[5:]][value]
+        if kind == T.PLAYER:
+            return f"player {value}"
+        if kind == T.BOOL:
+            return "true" if value else "false"
+        return str(value)
+
+    def describe(self, action: int, pending=NONE) -> str:
+        """An action in words: ``play(K♥)``, ``lay(5♥, …)`` (a move's first step) or, after that,
+        ``lay(5♥, 3)``; an argument step without ``pending`` is ``then 3``."""
+        if not self.steps:
+            return self.flat.describe(action)
+        action = self._check(action)
+        if action < self.num_heads:
+            block = bisect.bisect_right(self._head_firsts, action) - 1
+            name, kinds, _, _ = self.flat.blocks[block]
+            if not kinds:
+                return name
+            first = self._word(kinds[0], action - self.heads[block][0])
+            return f"{name}({first}{', …' if len(kinds) > 1 else ''})"
+        kind, first, _ = next(t for t in reversed(self.then_kinds) if t[1] <= action)
+        word = self._word(kind, action - first)
+        if not pending:
+            return f"then {word}"
+        block, chosen = pending
+        name, kinds, _, _ = self.flat.blocks[block]
+        words = [self._word(k, self.flat._digit(k, v, Move(name, chosen))) for k, v in zip(kinds, chosen)]
+        more = ", …" if len(chosen) + 1 < len(kinds) else ""
+        return f"{name}({', '.join(words + [word])}{more})"
+
+    def pending_text(self, pending) -> str:
+        """What has been chosen so far, in words (``lay(5♥, …)``), or '' when nothing is pending."""
+        if not pending:
+            return ""
+        block, chosen = pending
+        name, kinds, _, _ = self.flat.blocks[block]
+        words = [self._word(k, self.flat._digit(k, v, Move(name, chosen))) for k, v in zip(kinds, chosen)]
+        return f"{name}({', '.join(words)}, …)"
+
+    @property
+    def num_heads(self) -> int:
+        return self.heads[-1][0] + self.heads[-1][1] if self.heads else 0
+
+    def pending_vector(self, pending) -> np.ndarray:
+        """``pending`` as 0/1 values: the move's block, then each argument chosen (one value per value)."""
+        out = np.zeros(self.pending_size, np.float32)
+        if not pending:
+            return out
+        block, chosen = pending
+        name, kinds, _, _ = self.flat.blocks[block]
+        out[block] = 1.0
+        at = len(self.heads)
+        for j, (kind, value) in enumerate(zip(kinds, chosen)):
+            out[at + self.flat._digit(kind, value, Move(name, chosen))] = 1.0
+            at += self.pending_widths[j]
+        return out
