@@ -189,11 +189,17 @@ class _Book:
     def _marks(self, var: str) -> str:
         """When a bookkeeping variable is set, in words: "true in *attack*; false at the start of each ..."."""
         said = []
-        for part, value, first, move in settings(self.model, var):
-            value = self.say.expr(value)
+        for part, assign, first, move in settings(self.model, var):
+            value = self.say.expr(assign.value)
             where = f"the move **{words(move)}** of {words(part)}" if move else words(part)
-            text = (f"{value} at the start of each {where}" if first and part.startswith("*") and not move
-                    else f"{value} in {where}")
+            if assign.op != "=":
+                text = f"{value} {'added' if assign.op == '+=' else 'taken off'} in {where}"
+            elif not isinstance(assign.value, (A.BoolLit, A.IntLit)):
+                text = f"set in {where} to {value}"
+            elif first and part.startswith("*") and not move:
+                text = f"{value} at the start of each {where}"
+            else:
+                text = f"{value} in {where}"
             if text not in said:
                 said.append(text)
         return "; ".join(said)
@@ -352,7 +358,7 @@ class _Book:
         """Where a procedure is reached from, in words: "in *take turn*, after each **action**, if not founded"."""
         said = []
         for caller, option, prev, conds, looped in call_sites(self.model, name):
-            where = "in the setup and play" if caller == "the flow" else f"in *{words(caller)}*"
+            where = {"the flow": "in the setup", "each turn": "in each turn"}.get(caller, f"in *{words(caller)}*")
             if option is not None:
                 where += f", in the move **{words(option)}**"
             if prev is not None:

@@ -109,9 +109,11 @@ def how_to_win(book) -> None:
     ending: set = set()
     for s in loops:
         if isinstance(s, A.Turns):
-            book.out("- at the end of the turn in which one of these is true:")
-            for d in disjuncts(s.until):
-                _end_case(book, d, setters, ending)
+            cases = disjuncts(s.until)
+            if len(cases) > 1:
+                book.out("- at the end of the turn in which one of these is true:")
+            for d in cases:
+                _end_case(book, d, setters, ending, "  " if len(cases) > 1 else "")
             read |= _read(m, s.until)
             continue
         if isinstance(s, A.While):
@@ -161,23 +163,24 @@ def how_to_win(book) -> None:
             _trigger_notes(book, t, "")
 
 
-def _end_case(book, d, setters, ending) -> None:
+def _end_case(book, d, setters, ending, indent) -> None:
     """One way a ``turns ... until`` stops, with the rule that sets what it reads."""
     m, say = book.model, book.say
     var = d.name if isinstance(d, A.Name) and d.name in m.vars else None
     t = setters.get(var) if var is not None else None
+    lead = "" if indent else "at the end of the turn in which "
     if t is None:
-        book.out(f"  - {say.expr(d)};")
+        book.out(f"{indent}- {lead}{say.expr(d)};")
         for n in say.notes(d):
-            book.out(f"    - {n}")
+            book.out(f"{indent}  - {n}")
         return
     ending.add(var)
     say.explained.add(var)
     c = book.comment(m.vars[var].node)
     who = say.for_each(t.var, t.domain)
-    book.out(f"  - {words(var)}" + (f" ({c.rstrip('.')})" if c else "")
+    book.out(f"{indent}- {lead}{words(var)}" + (f" ({c.rstrip('.')})" if c else "")
              + f": it becomes true as soon as{who} {say.expr(t.cond)} (the rule *{words(t.name)}*, below);")
-    _trigger_notes(book, t, "    ")
+    _trigger_notes(book, t, indent + "  ")
 
 
 def _trigger_notes(book, t, indent) -> None:
@@ -197,10 +200,10 @@ def _cut_short(model, var) -> list:
     for name, proc in model.procedures.items():
         for n in descendants(proc):
             cond = n.cond if isinstance(n, A.While) else (n.branches[0][0] if isinstance(n, A.If) else None)
-            if cond is not None and any(isinstance(c, A.Not) and isinstance(c.operand, A.Name)
-                                        and c.operand.name == var for c in conjuncts(cond)):
-                if name not in out:
-                    out.append(name)
+            if cond is not None and name not in out and any(
+                    isinstance(c, A.Not) and isinstance(c.operand, A.Name) and c.operand.name == var
+                    for c in conjuncts(cond)):
+                out.append(name)
     return out
 
 

@@ -176,7 +176,7 @@ def bounds(model, e, card_count: int, depth: int = 0):
     """(least, greatest) value of the number ``e`` in any game, or None if not known."""
     if depth > 12 or e is None:
         return None
-    b = lambda x: bounds(model, x, card_count, depth + 1)  # noqa: E731
+    b = lambda x: bounds(model, x, card_count, depth + 1)
     if isinstance(e, A.IntLit):
         return e.value, e.value
     if isinstance(e, A.Name) and e.name in model.params:
@@ -249,6 +249,8 @@ def _sites(body, name, caller, option, conds, looped, out, prev):
     for s in body:
         if isinstance(s, A.CallStmt) and s.name == name:
             out.append((caller, option, prev, list(conds), looped))
+        elif isinstance(s, A.Turns):
+            _sites(s.body, name, "each turn" if caller == "the flow" else caller, option, conds, False, out, None)
         elif isinstance(s, A.If):
             for cond, sub in s.branches:
                 inner = conds if any("~" in n.name for n in descendants(cond) if isinstance(n, A.Name)) else [*conds, cond]
@@ -269,9 +271,9 @@ def _sites(body, name, caller, option, conds, looped, out, prev):
 
 
 def settings(model, var) -> list:
-    """Where ``var`` is given a value: [(part, value node, at the start of the part, the move it is in)]."""
+    """Where ``var`` is given a value: [(part, the assignment, at the start of the part, the move it is in)]."""
     out = []
-    parts = [("the setup", model.flow)] if model.flow is not None else []
+    parts = [("the setup and play", model.flow)] if model.flow is not None else []
     parts += [(f"*{n}*", p) for n, p in model.procedures.items()]
     parts += [(f"the rule *{t.name}*", t) for t in model.triggers]
     for part, root in parts:
@@ -279,7 +281,7 @@ def settings(model, var) -> list:
         for s in root.body:
             for n, move in _assigns(s, None):
                 if (f"{n.name}.{n.member}" if n.member else n.name) == var:
-                    out.append((part, n.value, not decided, move))
+                    out.append((part, n, not decided, move))
             if _decides(model, s, set()):
                 decided = True
     return out
