@@ -37,7 +37,7 @@ def test_a_rulebook_has_every_part(monkeypatch):
     assert '"2 Aces, or 2 Jokers, or an Ace and a Joker, can stand in for 1 tram."' in book  # its comment
     assert "*next line*" not in book  # only the bots' heuristic reads it
     assert "**repel** (with c from v's hand), if *wild* (c):" in book  # a move with its condition
-    assert "Response window (**offers**)" in book  # a window read back as one step
+    assert "A round of answers (**offers**) opens" in book  # a window read back as one step
     assert "As soon as, for a player p, not founded and *company* (p):" in book
 
 
@@ -77,7 +77,9 @@ def test_tramwaje_reads_as_a_rulebook(monkeypatch):
     book = rulebook("games/tramwaje.rules")
     win = book[book.index("## How to win"):book.index("## Components")]
     assert "The founder of the first complete company wins" in win  # the designer's comment on the winner
-    assert "What sets *founded*: as soon as, for a player p, not founded and *company* (p)" in win
+    assert ("it becomes true as soon as, for a player p, not founded and *company* (p) (the rule *found*, below)"
+            in win)
+    assert "40000" not in win and "40000 decisions" in book[book.index("## Limits of the program"):]
     assert "(*president* (p): A president: a King in the player's hand." in win  # what company reads, in words
     assert "`max_rounds` × the number of players" in win
     assert "- Player 0 (the first seat) has the first turn" in book
@@ -88,7 +90,9 @@ def test_tramwaje_reads_as_a_rulebook(monkeypatch):
     assert "| moves played |" in play  # a shown counter stays with the components
     # the rule for a line, in the designer's words where the move is
     lay = book[book.index("- **lay**"):book.index("- **add driver**")]
-    assert "(*is line* (cs): The set is a whole line" in lay and "(*can become line* (p, cs): The cards" in lay
+    assert "(*is line* (cs): The set is a whole line" in lay and "can become line" not in lay
+    limits = book[book.index("## Limits of the program"):book.index("## Appendix")]
+    assert "(*can become line* (the current player, cs)); at the table, choose the whole set at once." in limits
     assert "if (c is not a joker card and c's rank is 11 or 12) and not *complete* (the current player, i)" in book
     # procedures in the order play reaches them
     assert book.index("### *take turn*") < book.index("### *start of move*") < book.index("### *attack*")
@@ -101,8 +105,8 @@ def test_who_starts_and_the_end_from_any_flow(monkeypatch):
     assert "  - After each round: set the dealer to the player after the dealer." in trolley
     assert "- after a number of rounds: 1 if `single_round`, else the number of players;" in trolley
     trambahn = rulebook("games/trambahn.rules")
-    assert "- at once, in *draw up*, when the draw pile is empty;" in trambahn
-    assert "- at once, by the rule *scoring* (below), when" in trambahn
+    assert "- at once, in *draw up*, as soon as the draw pile is empty;" in trambahn
+    assert "- at once, by the rule *scoring* (below), as soon as" in trambahn
     uno = rulebook("games/uno.rules")
     assert "- when *hand over*;" in uno
     assert "*WILD FOUR*" in uno and "(*WILD FOUR*: 14.)" not in uno  # a named constant keeps its name
@@ -123,9 +127,136 @@ def test_terms_and_bookkeeping_on_a_small_game(tmp_path):
         "    }\n  }\n}\n"
         "winner(p): highest points[p]\n")
     book = rulebook(str(rules))
-    assert "**gain** (with n from 1 to 3), if *big* (2 × n):" in book  # a short define written out
-    assert "  - (*big* (n): a big gain: more than two points at once)" in book  # a commented one explained there
+    # a decision with one move is a step; a short define written out, a commented one explained there
+    assert "- The current player, in the move **gain**:" in book
+    assert "  - (*big* (n): a big gain: more than two points at once)" in book
+    assert "  - Choose n from 1 to 3 such that *big* (2 × n)." in book
     assert "tries" not in book[:book.index("## Appendix: bookkeeping")]
-    assert "| tries | each player | a number | 0 |" in book
+    assert "| tries | each player | a number | 0 | everybody |  | 1 added in the move **gain** of the setup and play |" in book
     assert "- Player 1 (the first seat) has the first turn" in book
-    assert "- after the turn in which player 0's points is at least 5;" in book
+    assert "- at the end of the turn in which player 0's points is at least 5;" in book
+
+
+TINY = """game "Tiny"
+players 2..3
+limit 500 moves
+param rounds = 3 in 1..9 "rounds to play"
+enum amount { small, big, huge }
+include "standard.rules"
+cards standard52 in deck
+zone deck: pile hidden
+zone hand[player]: row owner
+zone pot: row public
+# the game is won
+var done_flag: bool unshown = false
+var champ: player unshown = 0  # the player who won
+var hit[player]: bool unshown = false  # hit this turn
+var turns_played: int = 0
+# how many cards an amount takes
+define takes(z) = if z == huge then 3 else if z == big then 2 else 1
+trigger win for p in players when not done_flag and size(hand[p]) >= 12 {
+  done_flag = true
+  champ = p
+}
+procedure grab(z) {
+  if z == small { put top(deck) into hand[current] }
+  else if z == big { repeat min(2, size(deck)) times { put top(deck) into hand[current] } }
+  else { put top(deck) into pot }
+}
+procedure answers() {
+  respond claims by b in players where b != current {
+    move claim where not empty(pot) { put top(pot) into hand[b] }
+  }
+}
+procedure turn() {
+  for p in players { hit[p] = false }
+  let going = true
+  let acts = 0
+  while going and not done_flag and acts < 4 {
+    acts += 1
+    choose act by current {
+      move take(z in amount) where takes(z) <= size(deck) { grab(z) }
+      move poke(v in players) where v != current and not hit[v] { hit[v] = true }
+      move stop { going = false }
+    }
+    if not done_flag { answers() }
+  }
+  choose discard by current {
+    # give a card to the pot
+    move drop(c in hand[current]) { put c into pot }
+  }
+}
+flow {
+  shuffle deck
+  turns from 0 until done_flag or turns_played >= rounds * count(each p in players) {
+    turn()
+    turns_played += 1
+  }
+}
+define score(p) = SCORE
+winner(p) when done_flag: highest score(p)
+"""
+
+
+def _tiny(tmp_path, score="if done_flag and champ == p then 100 else size(hand[p])"):
+    rules = tmp_path / "tiny.rules"
+    rules.write_text(TINY.replace("SCORE", score))
+    return rulebook(str(rules))
+
+
+def test_an_enum_chain_is_a_table_and_an_if_on_its_values_one_entry_each(tmp_path):
+    book = _tiny(tmp_path)
+    assert "| amount | takes (z) |\n|---|---|\n| small | 1 |\n| big | 2 |\n| huge | 3 |" in book
+    assert "- *takes* (z): its column in the table of amount (above)." in book  # not the if-else chain
+    assert "(*takes* (z): how many cards an amount takes (see the table of amount))" in book
+    grab = book[book.index("### *grab*"):book.index("### *answers*")]
+    assert "- Then, according to z (an amount):" in grab
+    assert grab.index("**Small**:") < grab.index("**Big**:") < grab.index("**Huge**:")
+    assert "Repeat up to 2 times (no more than the number of cards in the deck):" in grab
+    assert "the smaller of" not in grab and "Do this" not in grab
+
+
+def test_a_loop_of_actions_reads_as_repeat_until_a_move(tmp_path):
+    book = _tiny(tmp_path)
+    assert ("- Repeat until the move **stop** is chosen, at most 4 times, and only as long as not done flag:"
+            in book)
+    assert "Let going" not in book and "Let acts" not in book and "Add 1 to acts" not in book
+    assert "    - **stop**:\n      - Stop repeating." in book
+    assert "- Follow *grab* (below), with z." in book and "Do *" not in book
+
+
+def test_a_window_says_when_it_opens_and_what_passing_does(tmp_path):
+    book = _tiny(tmp_path)
+    assert "*When:* in *turn*, after each **act**, if not done flag." in book
+    assert "*When:* in *turn*, in the move **take**." in book  # grab
+    assert "A round of answers (**claims**) opens: starting with the player after the current one" in book
+    assert "  - **pass**: nothing happens now; a player who passed is asked again" in book
+
+
+def test_the_end_is_said_once_and_program_limits_apart(tmp_path):
+    book = _tiny(tmp_path)
+    win = book[book.index("## How to win"):book.index("## Components")]
+    assert ("  - done flag (the game is won): it becomes true as soon as, for a player p, not done flag and the "
+            "number of cards in p's hand is at least 12 (the rule *win*, below);") in win
+    assert "If done flag becomes true during a turn, that turn is cut short: in *turn*," in win
+    assert "500" not in win and "--set" not in book[:book.index("## Limits of the program")]
+    assert "stops a game with no winner after 500 decisions" in book[book.index("## Limits of the program"):]
+    assert "The rules do not say who sits in seat 0" in book
+
+
+def test_a_score_only_one_player_can_top_is_no_tiebreak(tmp_path):
+    book = _tiny(tmp_path)
+    assert "When done flag, the champ wins (their score is 100, more than anybody else's)." in book
+    assert "No other player can score as much (at most 52)" in book
+    assert "tied share the win" not in book
+    # a hand of 52 cards can reach 40: the score may decide, so it stays a ranking
+    close = _tiny(tmp_path, "if done_flag and champ == p then 40 else size(hand[p])")
+    assert "the player with the highest *score* (p) wins; players still tied share the win" in close
+
+
+def test_when_marks_change_is_in_the_appendix_and_where_they_are_read(tmp_path):
+    book = _tiny(tmp_path)
+    assert ("| hit | each player | yes or no | false | everybody | hit this turn | false at the start of each "
+            "*turn*; true in the move **poke** of *turn* |") in book
+    assert "(hit: hit this turn; false at the start of each *turn*; true in the move **poke** of *turn*)" in book
+    assert "| champ | the table | a player | player 0 | everybody | the player who won | set in the rule *win* to p |" in book

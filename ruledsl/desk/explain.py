@@ -23,6 +23,7 @@ from ..language import ast as A
 from ..language.assemble import assemble
 from ..language.errors import read_source
 from .goal import how_to_win, who_starts
+from .prose import call_sites, enum_chain, settings
 from .symbols import _comment
 from .walk import descendants
 from .wording import HIDDEN_DEFINES, VISIBILITY, Words, words
@@ -39,6 +40,10 @@ class _Book:
         self.texts = self.model.texts
         self.base_names = self._base_names() if self._extends() else set()
         self.lines: list[str] = []
+        self.tables = self._tables()
+        self.say.tables = {name: enum for enum, cols in self.tables.items() for name in cols}
+        self.say.marks = {n: self._marks(n) for n, v in self.model.vars.items() if not v.shown}
+        self.say.order = self._called_order()
 
     def _extends(self) -> bool:
         text = self.texts.get(self.path, "")
@@ -92,21 +97,21 @@ class _Book:
                     None) or next((i for i in self.assembly.items if isinstance(i, A.GameName)), None)
         self.out(f"# {m.name}: the rules")
         self.out()
-        self.out(f"*Written by `ruledsl explain` from {self.path}; do not edit by hand.*")
-        self.out()
         if game is not None:
             self.note(game)
         players = f"{m.min_players}" if m.min_players == m.max_players else f"{m.min_players} to {m.max_players}"
-        self.out(f"**Players:** {players}. The game stops with no winner after {m.limit} moves.")
+        self.out(f"**Players:** {players}.")
         self.out()
         how_to_win(self)
         self.components()
         self.parameters()
+        self.enum_tables()
         who_starts(self)
         self.flow()
         self.procedures()
         self.triggers()
         self.invariants()
+        self.limits()
         self.terms()
         self.bookkeeping()
         return "\n".join(self.lines).rstrip() + "\n"
@@ -134,6 +139,9 @@ class _Book:
         self.out("|---|---|---|---|---|")
         for name, z in m.zones.items():
             per = self._dims(z.dims)
+            if "." in name:
+                owner, member = name.split(".", 1)
+                name, per = f"{owner}'s {member}", f"each {words(owner)}"
             kind = {"pile": "a pile (a top card)", "row": "a row", "track": f"a track of {z.size} spaces"}.get(
                 z.shape, z.shape)
             self.out(f"| {words(name)} | {per} | {kind} | {VISIBILITY.get(z.visibility, z.visibility)} | "
@@ -145,16 +153,25 @@ class _Book:
             self.out()
             self._var_table(shown)
 
-    def _var_table(self, rows) -> None:
-        self.out("| name | one for | kind | starts at | who knows it | notes |")
-        self.out("|---|---|---|---|---|---|")
+    def _var_table(self, rows, marks: bool = False) -> None:
+        extra = " when it changes |" if marks else ""
+        self.out("| name | one for | kind | starts at | who knows it | notes |" + extra)
+        self.out("|---|---|---|---|---|---|" + ("---|" if marks else ""))
         for name, v in rows:
             init = self.say.expr(v.init) if v.init is not None else "-"
+            mark = self.say.marks.get(name, "") if marks else None
+            if v.type == "player" and init.isdigit():
+                init = f"player {init}"
+            per = self._dims(v.dims)
+            if "." in name:
+                owner, member = name.split(".", 1)
+                name, per = f"{owner}'s {member}", f"each {words(owner)}"
             kind = {"int": "a number", "bool": "yes or no", "player": "a player", "card": "a card"}.get(
                 v.type, v.type)
             who = {"public": "everybody", "owner": "its owner", "hidden": "nobody"}.get(v.visibility, v.visibility)
-            self.out(f"| {words(name)} | {self._dims(v.dims)} | {kind} | {init} | {who} | "
-                     f"{self._cell(self.comment(v.node))}{self.mark(v.node, name)} |")
+            self.out(f"| {words(name)} | {per} | {kind} | {init} | {who} | "
+                     f"{self._cell(self.comment(v.node))}{self.mark(v.node, name)} |"
+                     + (f" {self._cell(mark)} |" if marks else ""))
         self.out()
 
     def bookkeeping(self) -> None:
@@ -164,10 +181,28 @@ class _Book:
             return
         self.out("## Appendix: bookkeeping")
         self.out()
-        self.out("The rules keep these marks for you (a referee, or the program, keeps them); the steps "
-                 "that only set them are left out of the rules above.")
+        self.out("Marks that one player (or a referee) keeps during play, to apply the rules above; the steps "
+                 "that only set them are left out there, and said here.")
         self.out()
-        self._var_table(rows)
+        self._var_table(rows, marks=True)
+
+    def _marks(self, var: str) -> str:
+        """When a bookkeeping variable is set, in words: "true in *attack*; false at the start of each ..."."""
+        said = []
+        for part, assign, first, move in settings(self.model, var):
+            value = self.say.expr(assign.value)
+            where = f"the move **{words(move)}** of {words(part)}" if move else words(part)
+            if assign.op != "=":
+                text = f"{value} {'added' if assign.op == '+=' else 'taken off'} in {where}"
+            elif not isinstance(assign.value, (A.BoolLit, A.IntLit)):
+                text = f"set in {where} to {value}"
+            elif first and part.startswith("*") and not move:
+                text = f"{value} at the start of each {where}"
+            else:
+                text = f"{value} in {where}"
+            if text not in said:
+                said.append(text)
+        return "; ".join(said)
 
     def _card_attributes(self) -> None:
         for name, kind in self.model.kinds.items():
@@ -198,7 +233,8 @@ class _Book:
             elif d[0] == "enum":
                 parts.append(f"each {words(d[1])}")
             elif d[0] == "grow":
-                parts.append("as many as are opened")
+                most = d[2] if len(d) > 2 and d[2] else None
+                parts.append("as many as are laid" + (f" (at most {most})" if most else ""))
             else:
                 parts.append(f"each number {d[1]} to {d[2]}")
         return ", and ".join(parts)
@@ -213,7 +249,7 @@ class _Book:
             return
         self.out("## Parameters")
         self.out()
-        self.out("Each can be changed before a game (`--set NAME=VALUE`).")
+        self.out("The players may agree on other values before a game; the rules use these unless they do.")
         self.out()
         self.out("| parameter | default | values | what it is | notes |")
         self.out("|---|---|---|---|---|")
@@ -237,9 +273,15 @@ class _Book:
         self.out()
         self.out("Each term is explained where the rules first use it; here they all are, exactly.")
         self.out()
+        for i in self.model.invariants:
+            if i.message:
+                who = f"for every {i.var} in {self.say.domain(i.domain)}, " if i.var else ""
+                self.out(f"- Always true, \"{i.message}\": {who}{self.say.expr(i.cond)}.")
         for name, d in ds:
             params = f" ({', '.join(d.params)})" if d.params else ""
-            self.out(f"- *{words(name)}*{params}: {self.say.expr(d.body)}.{self.mark(d, name)}")
+            body = (f"its column in the table of {words(self.say.tables[name])} (above)" if name in self.say.tables
+                    else self.say.expr(d.body))
+            self.out(f"- *{words(name)}*{params}: {body}.{self.mark(d, name)}")
             c = self.comment(d)
             if c:
                 self.out(f"  — {c.replace(chr(10), ' ')}")
@@ -273,7 +315,7 @@ class _Book:
 
     def _said(self, body) -> list:
         """A part's steps in words, bookkeeping left out, each term explained at its first use in the part."""
-        self.say.explained = set()
+        self.say.explained = set(self.say.known)
         self.say.hide = True
         try:
             return self.say.steps(body)
@@ -302,9 +344,84 @@ class _Book:
             self.out(f"### *{words(name)}*{params}{self.mark(proc, name)}")
             self.out()
             self.note(proc)
+            reached = self._reached(name)
+            if reached:
+                self.out(f"*When:* {reached}.")
+                self.out()
+            self.say.part = name
             self.steps(self._said(proc.body))
+            self.say.part = None
             self._extensions(proc)
             self.out()
+
+    def _reached(self, name: str) -> str:
+        """Where a procedure is reached from, in words: "in *take turn*, after each **action**, if not founded"."""
+        said = []
+        for caller, option, prev, conds, looped in call_sites(self.model, name):
+            where = {"the flow": "in the setup", "each turn": "in each turn"}.get(caller, f"in *{words(caller)}*")
+            if option is not None:
+                where += f", in the move **{words(option)}**"
+            if prev is not None:
+                where += f", after {'each' if looped else 'the'} **{words(prev)}**"
+            if conds:
+                where += ", if " + " and ".join(self.say.expr(c) for c in conds)
+            if where not in said:
+                said.append(where)
+        return "; ".join(said)
+
+    def _tables(self) -> dict:
+        """The defines that are an if-else chain on an enum's values, by enum: {enum: {define: {value: expr}}}."""
+        used, out = self._used(), {}
+        for name, d in self.model.defines.items():
+            if name in HIDDEN_DEFINES or name not in used:
+                continue
+            chain = enum_chain(self.model, d)
+            if chain is not None:
+                out.setdefault(chain[1], {})[name] = chain
+        return out
+
+    def enum_tables(self) -> None:
+        if not self.tables:
+            return
+        self.out("## Tables")
+        self.out()
+        for enum, cols in self.tables.items():
+            info = self.model.enums[enum]
+            self.out(f"### The table of {words(enum)}")
+            self.out()
+            self.note(info.node)
+            names = list(cols)
+            heads = [f"{words(n)} ({', '.join(self.model.defines[n].params)})" for n in names]
+            self.out(f"| {words(enum)} | " + " | ".join(heads) + " |")
+            self.out("|---|" + "---|" * len(names))
+            for value in info.values:
+                cells = []
+                for n in names:
+                    param, _, rows = cols[n]
+                    self.say.bound = {param: words(value)}
+                    cells.append(self._cell(self.say.expr(rows[value])))
+                    self.say.bound = {}
+                self.out(f"| {words(value)} | " + " | ".join(cells) + " |")
+            self.out()
+            for n in names:
+                c = self.comment(self.model.defines[n])
+                if c:
+                    self.out(f"- *{words(n)}*: {c.replace(chr(10), ' ')}")
+            self.out()
+
+    def limits(self) -> None:
+        """What the program adds that is no rule: the move bound, and where the rulebook comes from."""
+        self.out("## Limits of the program")
+        self.out()
+        self.out(f"- The program that plays these rules stops a game with no winner after {self.model.limit} "
+                 "decisions, a bound no game at the table comes near; it is not a rule.")
+        if self.model.params:
+            self.out("- With the program, a parameter is changed with `--set NAME=VALUE`.")
+        for said in dict.fromkeys(self.say.set_checks):
+            self.out(f"- A set of cards is chosen in the program one card at a time, and each card must keep the "
+                     f"set one that can still be completed ({said}); at the table, choose the whole set at once.")
+        self.out(f"- Written by `ruledsl explain` from {self.path}; do not edit by hand.")
+        self.out()
 
     def _extensions(self, proc) -> None:
         names = {n.name for n in _chooses(proc.body)}
@@ -321,14 +438,15 @@ class _Book:
             return
         self.out("## As soon as ...")
         self.out()
-        self.out("Checked after every change, in this order, until none applies.")
+        self.out("Checked after every change (a card moved, a mark set), in this order, until none applies; "
+                 "a rule for a player p is checked for each player in seat order, from seat 0.")
         self.out()
         for t in ts:
             who = self.say.for_each(t.var, t.domain)
             self.out(f"### {words(t.name)}{self.mark(t, t.name)}")
             self.out()
             self.note(t)
-            self.say.explained = set()
+            self.say.explained = set(self.say.known)
             self.out(f"As soon as{who} {self.say.expr(t.cond)}:")
             self.out()
             self.steps(self.say.notes(t.cond) + self.say.steps(t.body))
@@ -341,8 +459,11 @@ class _Book:
         self.out("## Always true")
         self.out()
         for i in inv:
-            who = f"For every {i.var} in {self.say.domain(i.domain)}: " if i.var else ""
-            self.out(f"- {i.message or words(i.name)}: {who}{self.say.expr(i.cond)}.")
+            if i.message:
+                self.out(f"- {i.message[0].upper()}{i.message[1:]} (exactly: in the appendix).")
+            else:
+                who = f"For every {i.var} in {self.say.domain(i.domain)}: " if i.var else ""
+                self.out(f"- {words(i.name)}: {who}{self.say.expr(i.cond)}.")
         self.out()
 
 

@@ -12,6 +12,7 @@ win" and "Who starts".
 from __future__ import annotations
 
 from ..language import ast as A
+from .prose import bounds, conjuncts, disjuncts, same
 from .walk import descendants
 from .wording import words
 
@@ -88,19 +89,34 @@ def how_to_win(book) -> None:
     if score is not None:
         who = score.params[0] if score.params else ""
         book.out(f"**Score** of a player {who}: {say.expr(score.body)}.{book.mark(score, 'score')}")
+        sole = sole_winner(book)
+        if sole is not None:
+            book.out(f"No other player can score as much (at most {sole[2]}), so the score "
+                     f"decides nothing the end does not: it shows how far each player has come.")
         book.out()
-    book.out("**The game ends**:")
-    book.out()
     read = _read(m, w.when if w is not None else None)
     loops: list = []
     if m.flow is not None:
         _loops(m.flow.body, loops)
+    setters = {}
+    for t in m.triggers:
+        for b in t.body:
+            for n in descendants(b):
+                if isinstance(n, A.Assign) and not n.indices:
+                    setters.setdefault(n.name, t)
+    book.out("**The game ends**:")
+    book.out()
+    ending: set = set()
     for s in loops:
         if isinstance(s, A.Turns):
-            line = f"after the turn in which {say.expr(s.until)}"
+            cases = disjuncts(s.until)
+            if len(cases) > 1:
+                book.out("- at the end of the turn in which one of these is true:")
+            for d in cases:
+                _end_case(book, d, setters, ending, "  " if len(cases) > 1 else "")
             read |= _read(m, s.until)
-            notes = say.notes(s.until)
-        elif isinstance(s, A.While):
+            continue
+        if isinstance(s, A.While):
             line = (f"when {say.expr(s.cond.operand)}" if isinstance(s.cond, A.Not)
                     else f"when no longer {say.expr(s.cond)} (play goes on as long as it is)")
             read |= _read(m, s.cond)
@@ -124,27 +140,104 @@ def how_to_win(book) -> None:
         _ends(m.flow.body, [], "in the flow", found)
     for conds, where in found:
         when = " and ".join(say.expr(c) for c in conds)
-        book.out(f"- at once, {where}, " + (f"when {when};" if when else "when its step is reached;"))
+        book.out(f"- at once, {where}, " + (f"as soon as {when};" if when else "when its step is reached;"))
         for c in conds:
             for n in say.notes(c):
                 book.out(f"  - {n}")
-    book.out(f"- or, at the latest, after {m.limit} moves, with no winner.")
     book.out()
-    setters = [t for t in m.triggers
-               if any(isinstance(n, A.Assign) and n.name in read for b in t.body for n in descendants(b))]
-    for t in setters:
-        who = say.for_each(t.var, t.domain)
-        set_names = sorted({n.name for b in t.body for n in descendants(b) if isinstance(n, A.Assign)} & read)
-        book.out(f"What sets {', '.join(f'*{words(v)}*' for v in set_names)}: as soon as{who} "
-                 f"{say.expr(t.cond)} (the rule *{words(t.name)}*, below).")
-        book.out()
-        say.deep = True
-        notes = say.notes(t.cond)
-        say.deep = False
-        for n in notes:
-            book.out(f"- {n}")
-        if notes:
+    say.known = set(ending)
+    for v in sorted(ending):
+        cut = _cut_short(m, v)
+        if cut:
+            book.out(f"If {words(v)} becomes true during a turn, that turn is cut short: in "
+                     f"{', '.join(f'*{words(p)}*' for p in cut)}, the steps done only while not {words(v)} "
+                     "stop once the step under way is finished, and the game ends.")
             book.out()
+    for t in [t for t in m.triggers if t not in {setters.get(v) for v in ending}]:
+        if any(isinstance(n, A.Assign) and n.name in read for b in t.body for n in descendants(b)):
+            who = say.for_each(t.var, t.domain)
+            set_names = sorted({n.name for b in t.body for n in descendants(b) if isinstance(n, A.Assign)} & read)
+            book.out(f"What sets {', '.join(f'*{words(v)}*' for v in set_names)}: as soon as{who} "
+                     f"{say.expr(t.cond)} (the rule *{words(t.name)}*, below).")
+            book.out()
+            _trigger_notes(book, t, "")
+
+
+def _end_case(book, d, setters, ending, indent) -> None:
+    """One way a ``turns ... until`` stops, with the rule that sets what it reads."""
+    m, say = book.model, book.say
+    var = d.name if isinstance(d, A.Name) and d.name in m.vars else None
+    t = setters.get(var) if var is not None else None
+    lead = "" if indent else "at the end of the turn in which "
+    if t is None:
+        book.out(f"{indent}- {lead}{say.expr(d)};")
+        for n in say.notes(d):
+            book.out(f"{indent}  - {n}")
+        return
+    ending.add(var)
+    say.explained.add(var)
+    c = book.comment(m.vars[var].node)
+    who = say.for_each(t.var, t.domain)
+    book.out(f"{indent}- {lead}{words(var)}" + (f" ({c.rstrip('.')})" if c else "")
+             + f": it becomes true as soon as{who} {say.expr(t.cond)} (the rule *{words(t.name)}*, below);")
+    _trigger_notes(book, t, indent + "  ")
+
+
+def _trigger_notes(book, t, indent) -> None:
+    say = book.say
+    say.deep = True
+    notes = say.notes(t.cond)
+    say.deep = False
+    for n in notes:
+        book.out(f"{indent}- {n}")
+    if notes and not indent:
+        book.out()
+
+
+def _cut_short(model, var) -> list:
+    """The procedures whose loops or ``if``s go on only while ``var`` is false."""
+    out = []
+    for name, proc in model.procedures.items():
+        for n in descendants(proc):
+            cond = n.cond if isinstance(n, A.While) else (n.branches[0][0] if isinstance(n, A.If) else None)
+            if cond is not None and name not in out and any(
+                    isinstance(c, A.Not) and isinstance(c.operand, A.Name) and c.operand.name == var
+                    for c in conjuncts(cond)):
+                out.append(name)
+    return out
+
+
+def sole_winner(book):
+    """A score that only one player can top: ``if W and v == p then HIGH else LOW`` with HIGH above LOW always.
+
+    Returns (the player variable, the winning score, the most any other player scores) or None.
+    """
+    m, w = book.model, book.model.winner
+    score = m.defines.get("score")
+    if w is None or score is None or len(w.keys) != 1 or not w.keys[0].highest or len(score.params) != 1:
+        return None
+    key = w.keys[0].expr
+    if not (isinstance(key, A.Call) and key.name == "score"):
+        return None
+    body, p = score.body, score.params[0]
+    if not isinstance(body, A.IfExpr):
+        return None
+    parts = conjuncts(body.cond)
+    eq = next((c for c in parts if isinstance(c, A.BinOp) and c.op == "==" and {
+        getattr(c.left, "name", None), getattr(c.right, "name", None)} >= {p} and any(
+        isinstance(x, A.Name) and x.name in m.vars and m.vars[x.name].type == "player" and not m.vars[x.name].dims
+        for x in (c.left, c.right))), None)
+    if eq is None:
+        return None
+    var = next(x.name for x in (eq.left, eq.right) if isinstance(x, A.Name) and x.name != p)
+    when = conjuncts(w.when) if w.when is not None else []
+    if not all(any(same(c, x) for x in when) for c in parts if c is not eq):
+        return None
+    high = bounds(m, body.then, book.program.card_count)
+    low = bounds(m, body.otherwise, book.program.card_count)
+    if high is None or low is None or high[0] <= low[1]:
+        return None
+    return var, high[0], low[1]
 
 
 def winner_sentence(book) -> str:
@@ -154,6 +247,10 @@ def winner_sentence(book) -> str:
     if w.everyone:
         when = say.expr(w.when) if w.when is not None else "the game ends"
         return f"All the players win together when {when}; otherwise they all lose.{book.mark(w, 'winner')}"
+    sole = sole_winner(book)
+    if sole is not None:
+        return (f"When {say.expr(w.when)}, the {words(sole[0])} wins (their score is {sole[1]}, more than "
+                f"anybody else's). Otherwise the game ends with no winner.{book.mark(w, 'winner')}")
     keys = [f"the {'highest' if k.highest else 'lowest'} {say.expr(k.expr).removeprefix('the ')}" for k in w.keys]
     order = keys[0] + "".join(f", then (on a tie) {k}" for k in keys[1:])
     when = f"When {say.expr(w.when)}, the" if w.when is not None else "The"
@@ -181,6 +278,9 @@ def who_starts(book) -> None:
     for said, t in starts.items():
         first = f"Player {said} (the first seat)" if isinstance(t.start, A.IntLit) else said[0].upper() + said[1:]
         book.out(f"- {first} has the first turn; then the turn passes to the next player in seat order.")
+        if isinstance(t.start, A.IntLit) and not [v for v in _names(t.start) if v in m.vars]:
+            book.out(f"  - The rules do not say who sits in seat {said}: the players choose who starts "
+                     "(for example by drawing a card), and seat the others from there.")
         for v in sorted(_names(t.start) & set(m.vars)):
             info = m.vars[v]
             init = say.expr(info.init) if info.init is not None else "not set"

@@ -11,6 +11,7 @@ code. :mod:`ruledsl.desk.explain` puts the pieces into a rulebook.
 from __future__ import annotations
 
 from ..language import ast as A
+from .prose import action_loop, enum_branches
 
 VISIBILITY = {
     "hidden": "nobody sees its cards",
@@ -44,6 +45,14 @@ class Words:
         self.deep = False  # explain the terms a commented term reads too
         self._inline: dict = {}
         self._depth = 0
+        self.marks: dict = {}  # a bookkeeping variable -> when it is set and reset, in words
+        self.tables: dict = {}  # a define printed as a column of a table -> the table's enum
+        self.order: list = []  # the procedures in the order the rulebook prints them
+        self.part: str | None = None  # the procedure being written (None: a part before them all)
+        self._stops: dict = {}  # the flag of a loop being written -> the move that ends it
+        self._skip: set = set()  # counters of a loop being written, said in its head
+        self.known: set = set()  # terms the rulebook explains once, before the rules (how the game ends)
+        self.set_checks: list = []  # the `while` conditions of sets of cards (for the program's limits)
 
     # ---- expressions
 
@@ -152,8 +161,12 @@ class Words:
         """What the define ``name`` means: the designer's comment above it, else its body in words."""
         d = self.m.defines[name]
         c = self.comment(d)
+        table = f" (see the table of {words(self.tables[name])})" if name in self.tables else ""
         if c:
-            return c.replace("\n", " ")
+            c = c.replace("\n", " ")
+            return (c.rstrip(".") + table + "." if c.endswith(".") else c + table) if table else c
+        if table:
+            return f"see the table of {words(self.tables[name])}."
         return self._body(d, list(d.params)) + "."
 
     def notes(self, e) -> list:
@@ -174,14 +187,16 @@ class Words:
                 d = self.m.defines[name]
                 params = f" ({', '.join(d.params)})" if d.params else ""
                 out.append(f"(*{words(name)}*{params}: {self.meaning(name)})")
-                if not self.comment(d) or self.deep:
+                if (not self.comment(d) or self.deep) and name not in self.tables:
                     out.extend(self.notes(d.body))
             elif name in self.m.defines and name not in HIDDEN_DEFINES:  # written out: explain what it reads
                 self.explained.add(name)
                 out.extend(self.notes(self.m.defines[name].body))
             elif name in self.m.vars and not self.m.vars[name].shown and self.comment(self.m.vars[name].node):
                 self.explained.add(name)
-                out.append(f"({words(name)}: {self.comment(self.m.vars[name].node)})")
+                mark = self.marks.get(name)
+                c = self.comment(self.m.vars[name].node).rstrip(".")
+                out.append(f"({words(name)}: {c}" + (f"; {mark})" if mark else ")"))
         return out
 
     def bookkeeping(self, s) -> bool:
@@ -212,9 +227,10 @@ class Words:
         if isinstance(e.obj, A.Name) and e.obj.name in self.m.vars:
             info = self.m.vars[e.obj.name]
             idx = list(e.indices)
+            if len(idx) > 1:
+                return f"{words(e.obj.name)} ({', '.join(self.expr(i) for i in idx)})"
             if info.dims and info.dims[0][0] == "player":
-                rest = ", ".join(self.expr(i) for i in idx[1:])
-                return f"{self.player(idx[0])} {words(e.obj.name)}" + (f" {rest}" if rest else "")
+                return f"{self.player(idx[0])} {words(e.obj.name)}"
             return f"the {words(e.obj.name)} of {', '.join(self.expr(i) for i in idx)}"
         return f"{self.expr(e.obj)}[{', '.join(self.expr(i) for i in e.indices)}]"
 
@@ -380,12 +396,19 @@ class Words:
         i = 0
         while i < len(body):
             s = body[i]
-            built = self._set_building(body, i) or self._window(body, i)
+            built = self._set_building(body, i) or self._window(body, i) or self._loop(body, i)
             if built is not None:
                 sentence, i = built
                 out.append(sentence)
                 continue
-            if self.hide and self.bookkeeping(s):
+            if self.hide and self.bookkeeping(s) or (
+                    isinstance(s, A.Assign) and s.name in self._skip and not s.indices):
+                i += 1
+                continue
+            cases = enum_branches(self.m, s)
+            if cases is not None:
+                out.extend(self.own_notes(s))
+                out.append(self._cases(*cases))
                 i += 1
                 continue
             out.extend(self.own_notes(s))
@@ -409,6 +432,44 @@ class Words:
             said = f"player {said}"
         return said[0].upper() + said[1:]
 
+    def _loop(self, body, i):
+        """``let going = true ... while going and n < N { n += 1 ... move stop { going = false } }`` as a repeat."""
+        found = action_loop(body, i)
+        if found is None:
+            return None
+        after, loop, flags, counters, rest, others = found
+        out = [self._s_Let(x) for x in others]
+        head = "Repeat until " + " or ".join(f"the move **{words(m)}** is chosen" for m in flags.values())
+        head += "".join(f", at most {self.expr(b)} times" for b in counters.values())
+        if rest:
+            head += f", and only as long as {self.expr(self._join(rest))}"
+        saved = self._stops, self._skip
+        self._stops, self._skip = {**saved[0], **flags}, saved[1] | set(counters)
+        try:
+            steps = self.notes(self._join(rest)) + self.steps(loop.body)
+        finally:
+            self._stops, self._skip = saved
+        return (("", [*out, (head + ":", steps)]) if out else (head + ":", steps)), after
+
+    @staticmethod
+    def _join(parts):
+        if not parts:
+            return None
+        e = parts[0]
+        for p in parts[1:]:
+            e = A.BinOp("and", e, p)
+        return e
+
+    def _cases(self, subject, enum, cases):
+        """An ``if`` on the values of an enum, one entry per value, in the enum's order."""
+        out = []
+        for values, body in cases:
+            name = ", ".join(f"**{words(v).capitalize()}**" for v in values)
+            out.append((f"{name}:", self.steps(body) or ["nothing happens."]))
+        what = self.expr(subject)
+        a = "an" if words(enum)[:1] in "aeiou" else "a"
+        return (f"Then, according to {what} ({a} {words(enum)}):", out)
+
     def _window(self, body, i):
         """A response window (language/windows.py) read back as one step: who may answer, and how."""
         s = body[i]
@@ -423,9 +484,13 @@ class Words:
         if choose is None:
             return None
         options = self.notes(loop.where) + [self.option(o) for o in choose.options if o.name != "pass"]
-        head = (f"Response window (**{words(name)}**): in seat order from the player after the current one, "
-                f"each player {loop.var} in {self.domain(loop.domain)}{self._where(loop.where)} may make one "
-                f"of these moves or pass; it goes round until all of them pass in a row:")
+        options.append("**pass**: nothing happens now; a player who passed is asked again when the "
+                       "window comes round to them, as long as it is open.")
+        who = f"each player {loop.var}" + (f" such that {self.expr(loop.where)}" if loop.where is not None else "")
+        head = (f"A round of answers (**{words(name)}**) opens: starting with the player after the current one "
+                f"and going round in seat order, {who} may make one of these moves or pass. After any move "
+                f"the asking goes round again; the window closes when all of them have passed one after "
+                f"another:")
         return (head, options), i + 3
 
     def _set_building(self, body, i):
@@ -446,12 +511,16 @@ class Words:
         must = done.where if done is not None else None
         if must is not None:
             sentence += f" such that {self.expr(must)}"
+        else:
+            sentence += " (any of them, or none)"
         if keep is not None:
-            sentence += f"; a card may be added to it only while {self.expr(keep)}"
-        notes = self.notes(must) + self.notes(keep)
+            self.set_checks.append(self.expr(keep).replace(" with the card added", ""))
+        notes = self.notes(must)
         return ((sentence + ".", notes) if notes else sentence + "."), i + 3
 
     def _s_Assign(self, s):
+        if s.name in self._stops and not s.indices and isinstance(s.value, A.BoolLit) and not s.value.value:
+            return "Stop repeating."
         target = self.expr(A.Index(A.Name(s.name), s.indices) if s.indices else A.Name(s.name))
         if s.member:
             target = f"{words(s.member)} of {target}"
@@ -465,7 +534,9 @@ class Words:
     def _s_Let(self, s):
         if s.name.endswith("~open"):
             return "(a set is being built)"
-        return f"Let {s.name} be {self.expr(s.value)}."
+        if isinstance(s.value, A.BoolLit):
+            return f"To begin with, {s.name} is {'true' if s.value.value else 'false'}."
+        return f"Note {self.expr(s.value)} as {s.name}."
 
     def _s_Put(self, s):
         where = "at the bottom of" if s.under else "into"
@@ -501,11 +572,20 @@ class Words:
         return out[0] if len(out) == 1 else ("", out)
 
     def _s_For(self, s):
+        if (len(s.body) == 1 and isinstance(s.body[0], A.Put) and isinstance(s.body[0].cards, A.Name)
+                and s.body[0].cards.name == s.var and s.where is None and s.start is None
+                and s.body[0].at is None):
+            where = "at the bottom of" if s.body[0].under else "into"
+            return f"Put the cards {self.domain(s.domain)} {where} {self.zone(s.body[0].zone)}."
         start = f", starting from {self.expr(s.start)}" if s.start is not None else ""
         return (f"For each {s.var} in {self.domain(s.domain)}{self._where(s.where)}{start}:", self.steps(s.body))
 
     def _s_Repeat(self, s):
-        return (f"Do this {self.expr(s.count)} times:", self.steps(s.body))
+        c = s.count
+        if isinstance(c, A.Call) and c.name == "min" and len(c.args) == 2 and isinstance(c.args[0], A.IntLit):
+            return (f"Repeat up to {c.args[0].value} times (no more than {self.expr(c.args[1])}):",
+                    self.steps(s.body))
+        return (f"Repeat {self.expr(c)} times:", self.steps(s.body))
 
     def _s_While(self, s):
         return (f"As long as {self.expr(s.cond)}:", self.steps(s.body))
@@ -525,11 +605,19 @@ class Words:
         return "The game ends."
 
     def _s_CallStmt(self, s):
-        args = ", ".join(self.expr(a) for a in s.args)
-        return f"Do *{words(s.name)}*" + (f" (for {args})" if args else "") + "."
+        proc = self.m.procedures.get(s.name)
+        names = list(proc.params) if proc is not None else []
+        args = [self.expr(a) for a in s.args]
+        given = ", ".join(f"{n}: {a}" if n != a else n for n, a in zip(names, args))
+        where = "below"
+        if self.part in self.order and s.name in self.order and self.order.index(s.name) < self.order.index(self.part):
+            where = "above"
+        return f"Follow *{words(s.name)}* ({where})" + (f", with {given}" if given else "") + "."
 
     def _s_Reveal(self, s):
-        return (f"{self.who(s.to)} sees {self._cards(s.what)} while:", self.steps(s.body))
+        cards = self._cards(s.what).removeprefix("all ")
+        who = self.who(s.to)
+        return (f"{who} may look at {cards} (nobody else sees them) during this:", self.steps(s.body))
 
     def _s_Show(self, s):
         to = f" to {self.expr(s.to)}" if s.to is not None else " to everybody"
@@ -556,7 +644,29 @@ class Words:
             who = f"Each player {s.each} in {self.domain(s.domain)} chooses in secret, all together"
         else:
             who = f"{self.who(s.actor)} decides (**{words(s.name)}**)"
-        return (f"{who}, one of:", [self.option(o) for o in s.options])
+            if len(s.options) == 1:
+                return self._one_move(s, s.options[0])
+        return (f"{who}, one of:", self._comment_note(s) + [self.option(o) for o in s.options])
+
+    def _one_move(self, s, o):
+        """A decision with a single move: a step the player takes, with what they choose."""
+        head = f"{self.who(s.actor)}, in the move **{words(o.name)}**:"
+        steps = self._comment_note(s) + self._comment_note(o)
+        builds = self._set_building(list(o.body), 0) is not None
+        cond = o.where if o.where is not None and not builds else None
+        if cond is not None:
+            steps.extend(self.notes(cond))
+        for k, p in enumerate(o.params):
+            such = f" such that {self.expr(cond)}" if cond is not None and k == len(o.params) - 1 else ""
+            steps.append(f"Choose {p.name} from {self.domain(p.domain)}{such}.")
+        if cond is not None and not o.params:
+            steps.append(f"Only if {self.expr(cond)}.")
+        steps.extend(self.steps(o.body))
+        return (head, steps)
+
+    def _comment_note(self, o) -> list:
+        c = self.comment(o)
+        return [f"*{c}*".replace("\n", " ")] if c else []
 
     def option(self, o):
         """A move: its name, what it is played with, when it may be played, and what it does."""
@@ -569,7 +679,7 @@ class Words:
             head += " (with a set of cards)"
         elif o.where is not None:
             head += f", if {self.expr(o.where)}"
-        body = ([] if builds else self.notes(o.where)) + self.steps(o.body)
+        body = self._comment_note(o) + ([] if builds else self.notes(o.where)) + self.steps(o.body)
         if not body:
             return head + ": nothing happens."
         return (head + ":", body)
