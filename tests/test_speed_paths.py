@@ -6,9 +6,12 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ruledsl
 from ruledsl.compiler.purity import each_loop, local_test
+from ruledsl.compiler.rng import shuffle, shuffle_loop
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p for p in (ROOT / "games").glob("*.rules") if not p.name.endswith(".test.rules"))
@@ -99,3 +102,25 @@ def test_listing_moves_leaves_the_state_unchanged(path):
             assert state.legal_moves() == legal
             assert state == before and state.to_json() == before.to_json()
             state._apply(legal[rng.randrange(len(legal))])
+
+
+class Generator:
+    """What a shuffle reads and writes: ``s.rng``."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, (1 << 64) - 1), st.integers(0, 300))
+def test_the_packed_shuffle_swaps_as_the_plain_loop_does(seed, n):
+    """rng.shuffle computes every draw at once for 16 to 256 items: the same order and the same
+    generator state after it as the plain Fisher-Yates loop, for any generator state and length
+    (the short and the long ones go through the loop itself)."""
+    packed, plain = Generator(seed), Generator(seed)
+    mine, theirs = list(range(n)), list(range(n))
+    shuffle(packed, mine)
+    shuffle_loop(plain, theirs)
+    assert mine == theirs
+    assert packed.rng == plain.rng
+    assert sorted(mine) == list(range(n))
