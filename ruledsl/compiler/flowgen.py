@@ -109,7 +109,7 @@ class Flow:
         ns = dict(getattr(program, "namespace", None) or {})
         ns.update(self.ns)
         ns["__builtins__"] = {"any": any, "all": all, "sum": sum, "len": len, "list": list, "min": min,
-                              "max": max, "int": int, "range": range, "AssertionError": AssertionError}
+                              "max": max, "int": int, "range": range, "map": map, "filter": filter, "AssertionError": AssertionError}
         self.blocks = [None] * len(code)
         ns["_BLOCKS"] = self.blocks
         exec(compiled(self.source, self.filename), ns)  # noqa: S102 - source built here, not by the user
@@ -476,7 +476,11 @@ class Flow:
             out = "out =" if self._fresh_out else "out +="
             self._fresh_out = False
             self._line("    if _row.__class__ is list:")
-            self._line(f"        {out} [_mv for c in {dom} if (_mv := _row[c])]")
+            # the row's moves of the cards, falsy ones left out: a loop in C (map, filter), not in Python
+            if out == "out =":
+                self._line(f"        out = list(filter(None, map(_row.__getitem__, {dom})))")
+            else:
+                self._line(f"        out += filter(None, map(_row.__getitem__, {dom}))")
             self._line("    else:")
             self._own("        ", keep=False)
             self._line(f"        {out} [{table}[c] for c in {dom} if (_row[c] if _row[c] is not None "
