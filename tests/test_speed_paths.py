@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import ruledsl
 from ruledsl.compiler.purity import each_loop, local_test
 from ruledsl.compiler.rng import shuffle, shuffle_loop
+from ruledsl.engine.moves import Move
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p for p in (ROOT / "games").glob("*.rules") if not p.name.endswith(".test.rules"))
@@ -124,3 +125,30 @@ def test_the_packed_shuffle_swaps_as_the_plain_loop_does(seed, n):
     assert mine == theirs
     assert packed.rng == plain.rng
     assert sorted(mine) == list(range(n))
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_a_listed_move_plays_as_the_same_move_made_afresh(path):
+    """State._apply finds where a move the flow listed starts by the move's identity (Flow.fast), and
+    any other move by its name: in random games, the listed move and an equal Move made afresh
+    (which takes the way by name) reach the same state, move after move; and the fast way was taken."""
+    game = ruledsl.load(path)
+    fast_ones = 0
+    for seed in range(2):
+        state = game.new_game(game.program.min_players, seed)
+        rng = random.Random(seed)
+        for _ in range(150):
+            if state.is_over:
+                break
+            legal = state.legal_moves()
+            move = legal[rng.randrange(len(legal))]
+            fresh = Move(move.name, tuple(move.args))
+            fast = game.program.flow.fast
+            assert id(fresh) not in fast
+            fast_ones += id(move) in fast
+            other = state.clone()
+            state._apply(move)
+            other._apply(fresh)
+            assert other == state and other.to_json() == state.to_json()
+            assert other.legal_moves() == state.legal_moves()
+    assert fast_ones > 0

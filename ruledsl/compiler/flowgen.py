@@ -45,14 +45,19 @@ MAX_FOLLOW = 60  # a jump is followed into the same function only within this ma
 
 
 class Interned(dict):
-    """The moves of one option, made once: ``table[args]`` -> Move(name, args)."""
+    """The moves of one option, made once: ``table[args]`` -> Move(name, args). Each move of a
+    one-argument option is entered in its flow's ``fast`` map when it is made (Flow.hook)."""
 
     def __init__(self, make, name: str, one: bool):
         super().__init__()
         self.make, self.name, self.one = make, name, one
+        self.fast = self.hook = None
 
     def __missing__(self, key):
         move = self[key] = self.make(self.name, (key,) if self.one else key)
+        if self.hook is not None:
+            cid, slot, first, body = self.hook
+            self.fast[id(move)] = (cid, slot, key, first, body)
         return move
 
 
@@ -85,6 +90,7 @@ class Flow:
         # each decision's listing of its moves, written first: a stretch that stops at a decision lists
         # its moves in place (no call); _mN, the same lines as a function, serves states set up otherwise
         self.listings = []
+        self._made = []  # (decision, option, its move or its Interned table): for `fast` below
         for cid, choice in enumerate(program.choices):
             kept = self.lines, self.line_span
             self.lines, self.line_span = [], []
@@ -129,6 +135,19 @@ class Flow:
                      for o in choice.options}
             self.entries_by_arity.append(every)
             self.entries.append({name: entry for (name, _), entry in every.items()})
+        # the moves this flow lists, by identity: id(move) -> (decision, the slot of its argument or
+        # -1, the argument, the function its body starts in, that step). The moves are made once and
+        # kept alive by the flow (the XM names, the Interned tables), so an id stays theirs; a move
+        # made elsewhere is not in the map and takes the way by name (State._apply)
+        self.fast: dict = {}
+        for cid, o, made in self._made:
+            count, body, slots, first = self.entries_by_arity[cid][(o.name, len(o.params))]
+            if isinstance(made, Interned):
+                if count == 1:
+                    made.fast, made.hook = self.fast, (cid, slots[0], first, body)
+            else:
+                self.fast[id(made)] = (cid, -1, None, first, body)
+        del self._made
 
     def listing(self) -> str:
         """The generated module, then what each name it uses stands for: the compiler's generated
@@ -406,7 +425,9 @@ class Flow:
             where = f"  # move {o.name}, {_at(o.span)}"
             cond = self._cond(o.where) if o.where is not None else None
             if not o.params:
-                move = self._name("XM", move_class(o.name))
+                made = move_class(o.name)
+                self._made.append((cid, o, made))
+                move = self._name("XM", made)
                 if o.key is not None:
                     self._tabled(o, move, where)
                     continue
@@ -421,7 +442,9 @@ class Flow:
                 self._line(f"{indent}out.append({move})")
                 continue
             one = len(o.params) == 1
-            table = self._name("XT", Interned(move_class, o.name, one))
+            made = Interned(move_class, o.name, one)
+            self._made.append((cid, o, made))
+            table = self._name("XT", made)
             if one and o.key is not None:
                 self._tabled(o, table, where)
                 continue
