@@ -53,7 +53,10 @@ def shuffle(s, items: list) -> None:
     z = ((z ^ (z >> 30)) & low) * C1 & low
     z = ((z ^ (z >> 27)) & low) * C2 & low
     z = (z ^ (z >> 31)) & low
-    z = sum((z & mask) << b for b, mask in enumerate(bits))
+    y = z & bits[0]
+    for b in range(1, len(bits)):
+        y += (z & bits[b]) << b
+    z = y
     for i, j in zip(down, z.to_bytes(16 * k, "little")[8::16]):
         items[i], items[j] = items[j], items[i]
     s.rng = (x + k * GOLDEN) & MASK
