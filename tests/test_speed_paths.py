@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import ruledsl
 from ruledsl.compiler.purity import each_loop, local_test
 from ruledsl.compiler.rng import shuffle, shuffle_loop
+from ruledsl.engine.game import Game
 from ruledsl.engine.moves import Move
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,3 +153,28 @@ def test_a_listed_move_plays_as_the_same_move_made_afresh(path):
             assert other == state and other.to_json() == state.to_json()
             assert other.legal_moves() == state.legal_moves()
     assert fast_ones > 0
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_a_new_game_starts_alike_after_other_games_were_played(path):
+    """Game.new_game copies the zones and card locations it worked out once (Game._starting_zones):
+    after games of the same Game were played on, a new game equals one from a Game that never
+    played (nothing of the kept start is shared with a state), and its zones match program.initial
+    the way the deal found them."""
+    game = ruledsl.load(path)
+    n = game.program.min_players
+    for seed in range(3):
+        state = game.new_game(n, seed)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if state.is_over:
+                break
+            legal = state.legal_moves()
+            state._apply(legal[rng.randrange(len(legal))])
+    zones, loc = game._start
+    for zid, ids in game.program.initial:
+        assert all(loc[c] == zid and c in zones[zid] for c in ids)
+    fresh = Game(game.program)
+    for seed in range(3):
+        assert game.new_game(n, seed) == fresh.new_game(n, seed)
+        assert game.new_game(n, seed).to_json() == fresh.new_game(n, seed).to_json()
