@@ -343,8 +343,51 @@ class Flow:
 
     def _fire_call(self, pc: int, where: str, indent: str = "    ") -> None:
         self._line(f"{indent}s.pc = {pc + 1}{where}", pc)
-        self._line(f"{indent}if _fire(s, L):", pc)
-        self._line(f"{indent}    return -1", pc)
+        pre = self._fire_precheck()
+        if pre is None:
+            self._line(f"{indent}if _fire(s, L):", pc)
+            self._line(f"{indent}    return -1", pc)
+            return
+        # _fire only when some trigger's condition holds; else what _fire leaves when none does
+        test, leaves = pre
+        self._line(f"{indent}if {test}:", pc)
+        self._line(f"{indent}    if _fire(s, L):", pc)
+        self._line(f"{indent}        return -1", pc)
+        if leaves:
+            self._line(f"{indent}else:", pc)
+            for text in leaves:
+                self._line(f"{indent}    {text}", pc)
+
+    def _fire_precheck(self):
+        """(test, lines) when every trigger's condition can be asked in place, without the locals
+        (no trigger variable, or one over a few constant values written into the test, as _fire_fn
+        writes them): `test` holds if some trigger would fire, `lines` set the trigger variables as
+        _fire leaves them when none fires (each one's last value). None otherwise: _fire is called."""
+        if hasattr(self, "_pre"):
+            return self._pre
+        tests, leaves = [], []
+        self._pre = None
+        for t in self.program.triggers:
+            src = getattr(t.cond, "src", None)
+            if src is None:
+                return None
+            cond = f"({src})"
+            if t.domain is None:
+                if re.search(r"\bL\b", cond) or ":=" in cond or "lambda" in cond:
+                    return None
+                tests.append(cond)
+                continue
+            values = t.domain(None, None) if getattr(t.domain, "constant", False) else None
+            if not (type(values) in (range, tuple) and 0 < len(values) <= MAX_UNROLL
+                    and all(type(v) is int for v in values) and _reads_only_slot(cond, t.slot)):
+                return None
+            for v in values:
+                tests.append(_SLOT_REF.sub(lambda found: str(v) if found.group(1) == str(t.slot) else found.group(0),
+                                           cond))
+            leaves.append(f"L[{t.slot}] = {values[-1]}")
+        if tests:
+            self._pre = (" or ".join(tests), leaves)
+        return self._pre
 
     def _fire_fn(self) -> None:
         """Triggers whose condition holds run, first declared first, until none holds.
