@@ -28,6 +28,17 @@ def test_bench_reports_the_ratio_to_the_speed_minded_reference(capsys):
     assert "÷ release" in out
 
 
+def test_bench_times_by_cpu_and_prints_only_the_speed_table_when_asked(capsys):
+    bench = _module("bench")
+    try:
+        assert bench.main(["--playouts", "1", "--seconds", "0.02", "--cpu", "--only-speed"]) == 0
+        assert bench.CLOCK[0] is bench.time.process_time
+    finally:
+        bench.CLOCK[0] = bench.time.perf_counter
+    out = capsys.readouterr().out
+    assert out.count("random playouts") == 3 and "uno.rules" not in out
+
+
 def test_bench_compares_with_the_release_file(tmp_path, capsys):
     """--save writes a release file; a later run prints its ratio to it for every game."""
     bench = _module("bench")

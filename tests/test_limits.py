@@ -4,6 +4,7 @@ Each reproduction of issue 22's second and third findings is a test here: the Py
 RulesError (E216) or RulesRuntimeError, never RecursionError or ValueError, and quickly.
 """
 
+import random
 import resource
 
 import pytest
@@ -166,3 +167,38 @@ def test_counts_whose_setup_is_short_are_all_tried_after_one_that_loops(monkeypa
     assert tried == list(range(3, 14))
     assert "the setup fails for 2 players and works for 3 to 13 players" in info.value.message
     assert game.new_game(3).decision
+
+
+def _random_number(rng, depth: int) -> str:
+    """A random whole-number expression over x and constants: + - * % and if-then-else."""
+    if depth == 0 or rng.random() < 0.2:
+        return rng.choice(["x", str(rng.randrange(1, 4)), str(rng.randrange(2**40, 2**62))])
+    a, b = _random_number(rng, depth - 1), _random_number(rng, depth - 1)
+    pick = rng.randrange(5)
+    if pick == 3:
+        return f"({a} % {rng.choice([7, 16, 2**62, -5])})"
+    if pick == 4:
+        return f"(if x > 2 then {a} else {b})"
+    return f"({a} {'+-*'[pick]} {b})"
+
+
+def test_a_number_the_compiler_bounds_is_stored_unchecked_and_right():
+    """Statements.within_limits leaves out the check when the compiler knows a bound (expressions.bound_of:
+    x % k, a card's number, sums and products of these). Over random expressions: a value past the
+    whole numbers is still a finding, any other is stored as Python computes it; and some stores do
+    go without the check (the listing has no `_fits` for them)."""
+    rng = random.Random(5)
+    unchecked = 0
+    for _ in range(200):
+        expr = _random_number(rng, 3)
+        text = HEAD + "flow { x = 3\n x = " + expr + "\n" + DECIDE + "}\n" + TAIL
+        want = eval(expr.replace("if x > 2 then", "").replace(" else ", " if True else "), {"x": 3})  # noqa: S307 - the test's own text
+        if abs(want) > MAX_INT:  # a finding when it runs, or already when it loads (a constant)
+            with pytest.raises(RulesRuntimeError, match="went past the language's whole numbers"):
+                ruledsl.loads(text, "l.rules").new_game(2)
+            continue
+        game = ruledsl.loads(text, "l.rules")
+        assert game.new_game(2).vars[0] == want, expr
+        line = next(x for x in game.python_listing().splitlines() if x.rstrip().endswith("l.rules:5"))
+        unchecked += "_fits" not in line
+    assert unchecked >= 20

@@ -72,8 +72,12 @@ class Expressions:
                 return kind_of, T.KIND
             if name == "id":
                 return obj, T.INT
-            column = self.name_for(self.card_attrs[name], "a_" + name + "_")
-            return self.gen(f"{column}[{self.src(obj)}]"), m.attributes[name]
+            values = self.card_attrs[name]
+            column = self.name_for(values, "a_" + name + "_")
+            fn = self.gen(f"{column}[{self.src(obj)}]")
+            if values and all(type(v) is int for v in values):
+                fn.bound = max(map(abs, values))  # a card's number: no check needed where it is stored
+            return fn, m.attributes[name]
         if isinstance(e, A.Index):
             name = e.obj.name
             if name in m.zones:
@@ -122,6 +126,8 @@ class Expressions:
             b, tb = self.expr(e.otherwise, statics=statics)
 
             fn = self.gen(f"({self.src(a)} if {self.src(c)} else {self.src(b)})")
+            if bound_of(a) is not None and bound_of(b) is not None:
+                fn.bound = max(bound_of(a), bound_of(b))
             return fn, (tb if ta in (T.NONE, T.ANY) else ta)
         if isinstance(e, A.BinOp):
             return self.binop(e, statics)
@@ -134,7 +140,10 @@ class Expressions:
             f, _ = self.expr(e.operand, statics=statics)
             if getattr(f, "constant", False):
                 return _const(-f(None, None)), T.INT
-            return self.gen(f"(-{self.src(f)})"), T.INT
+            fn = self.gen(f"(-{self.src(f)})")
+            if bound_of(f) is not None:
+                fn.bound = bound_of(f)
+            return fn, T.INT
         raise AssertionError(f"cannot compile {type(e).__name__}")
 
     def name(self, e: A.Name, statics):
@@ -564,6 +573,8 @@ class Expressions:
         divisor = rf(None, None) if getattr(rf, "constant", False) else None
         if op in ("/", "%") and type(divisor) is int and divisor != 0:
             fn = self.gen(f"({self.src(lf)} {'//' if op == '/' else '%'} {divisor})")
+            if op == "%":
+                fn.bound = abs(divisor) - 1
         elif op == "/":
             def div(s, L):
                 d = rf(s, L)
@@ -582,6 +593,9 @@ class Expressions:
             fn = mod
         else:
             fn = self.gen(f"({self.src(lf)} {op} {self.src(rf)})")
+            a, b = bound_of(lf), bound_of(rf)
+            if a is not None and b is not None and op in ("+", "-", "*"):
+                fn.bound = a * b if op == "*" else a + b
         if getattr(lf, "constant", False) and getattr(rf, "constant", False):
             try:
                 return _const(fn(None, None)), result
@@ -590,3 +604,13 @@ class Expressions:
         return fn, result
 
     # ------------------------------------------------------------ statements
+
+
+def bound_of(fn):
+    """The most a whole number ``fn`` gives can be in size, when the compiler knows it (a constant, a
+    card's number, ``x % k``, sums and products of these), else None. A value so bounded that it is
+    a whole number of the language is stored without the check of Statements.within_limits."""
+    if getattr(fn, "constant", False):
+        v = fn(None, None)
+        return abs(v) if type(v) is int else None
+    return getattr(fn, "bound", None)

@@ -45,14 +45,19 @@ MAX_FOLLOW = 60  # a jump is followed into the same function only within this ma
 
 
 class Interned(dict):
-    """The moves of one option, made once: ``table[args]`` -> Move(name, args)."""
+    """The moves of one option, made once: ``table[args]`` -> Move(name, args). Each move of a
+    one-argument option is entered in its flow's ``fast`` map when it is made (Flow.hook)."""
 
     def __init__(self, make, name: str, one: bool):
         super().__init__()
         self.make, self.name, self.one = make, name, one
+        self.fast = self.hook = None
 
     def __missing__(self, key):
         move = self[key] = self.make(self.name, (key,) if self.one else key)
+        if self.hook is not None:
+            cid, slot, first, body = self.hook
+            self.fast[id(move)] = (cid, slot, key, first, body)
         return move
 
 
@@ -85,6 +90,7 @@ class Flow:
         # each decision's listing of its moves, written first: a stretch that stops at a decision lists
         # its moves in place (no call); _mN, the same lines as a function, serves states set up otherwise
         self.listings = []
+        self._made = []  # (decision, option, its move or its Interned table): for `fast` below
         for cid, choice in enumerate(program.choices):
             kept = self.lines, self.line_span
             self.lines, self.line_span = [], []
@@ -109,7 +115,7 @@ class Flow:
         ns = dict(getattr(program, "namespace", None) or {})
         ns.update(self.ns)
         ns["__builtins__"] = {"any": any, "all": all, "sum": sum, "len": len, "list": list, "min": min,
-                              "max": max, "int": int, "range": range, "AssertionError": AssertionError}
+                              "max": max, "int": int, "range": range, "map": map, "filter": filter, "AssertionError": AssertionError}
         self.blocks = [None] * len(code)
         ns["_BLOCKS"] = self.blocks
         exec(compiled(self.source, self.filename), ns)  # noqa: S102 - source built here, not by the user
@@ -129,6 +135,19 @@ class Flow:
                      for o in choice.options}
             self.entries_by_arity.append(every)
             self.entries.append({name: entry for (name, _), entry in every.items()})
+        # the moves this flow lists, by identity: id(move) -> (decision, the slot of its argument or
+        # -1, the argument, the function its body starts in, that step). The moves are made once and
+        # kept alive by the flow (the XM names, the Interned tables), so an id stays theirs; a move
+        # made elsewhere is not in the map and takes the way by name (State._apply)
+        self.fast: dict = {}
+        for cid, o, made in self._made:
+            count, body, slots, first = self.entries_by_arity[cid][(o.name, len(o.params))]
+            if isinstance(made, Interned):
+                if count == 1:
+                    made.fast, made.hook = self.fast, (cid, slots[0], first, body)
+            else:
+                self.fast[id(made)] = (cid, -1, None, first, body)
+        del self._made
 
     def listing(self) -> str:
         """The generated module, then what each name it uses stands for: the compiler's generated
@@ -324,8 +343,51 @@ class Flow:
 
     def _fire_call(self, pc: int, where: str, indent: str = "    ") -> None:
         self._line(f"{indent}s.pc = {pc + 1}{where}", pc)
-        self._line(f"{indent}if _fire(s, L):", pc)
-        self._line(f"{indent}    return -1", pc)
+        pre = self._fire_precheck()
+        if pre is None:
+            self._line(f"{indent}if _fire(s, L):", pc)
+            self._line(f"{indent}    return -1", pc)
+            return
+        # _fire only when some trigger's condition holds; else what _fire leaves when none does
+        test, leaves = pre
+        self._line(f"{indent}if {test}:", pc)
+        self._line(f"{indent}    if _fire(s, L):", pc)
+        self._line(f"{indent}        return -1", pc)
+        if leaves:
+            self._line(f"{indent}else:", pc)
+            for text in leaves:
+                self._line(f"{indent}    {text}", pc)
+
+    def _fire_precheck(self):
+        """(test, lines) when every trigger's condition can be asked in place, without the locals
+        (no trigger variable, or one over a few constant values written into the test, as _fire_fn
+        writes them): `test` holds if some trigger would fire, `lines` set the trigger variables as
+        _fire leaves them when none fires (each one's last value). None otherwise: _fire is called."""
+        if hasattr(self, "_pre"):
+            return self._pre
+        tests, leaves = [], []
+        self._pre = None
+        for t in self.program.triggers:
+            src = getattr(t.cond, "src", None)
+            if src is None:
+                return None
+            cond = f"({src})"
+            if t.domain is None:
+                if re.search(r"\bL\b", cond) or ":=" in cond or "lambda" in cond:
+                    return None
+                tests.append(cond)
+                continue
+            values = t.domain(None, None) if getattr(t.domain, "constant", False) else None
+            if not (type(values) in (range, tuple) and 0 < len(values) <= MAX_UNROLL
+                    and all(type(v) is int for v in values) and _reads_only_slot(cond, t.slot)):
+                return None
+            for v in values:
+                tests.append(_SLOT_REF.sub(lambda found: str(v) if found.group(1) == str(t.slot) else found.group(0),
+                                           cond))
+            leaves.append(f"L[{t.slot}] = {values[-1]}")
+        if tests:
+            self._pre = (" or ".join(tests), leaves)
+        return self._pre
 
     def _fire_fn(self) -> None:
         """Triggers whose condition holds run, first declared first, until none holds.
@@ -406,7 +468,9 @@ class Flow:
             where = f"  # move {o.name}, {_at(o.span)}"
             cond = self._cond(o.where) if o.where is not None else None
             if not o.params:
-                move = self._name("XM", move_class(o.name))
+                made = move_class(o.name)
+                self._made.append((cid, o, made))
+                move = self._name("XM", made)
                 if o.key is not None:
                     self._tabled(o, move, where)
                     continue
@@ -421,7 +485,9 @@ class Flow:
                 self._line(f"{indent}out.append({move})")
                 continue
             one = len(o.params) == 1
-            table = self._name("XT", Interned(move_class, o.name, one))
+            made = Interned(move_class, o.name, one)
+            self._made.append((cid, o, made))
+            table = self._name("XT", made)
             if one and o.key is not None:
                 self._tabled(o, table, where)
                 continue
@@ -476,7 +542,11 @@ class Flow:
             out = "out =" if self._fresh_out else "out +="
             self._fresh_out = False
             self._line("    if _row.__class__ is list:")
-            self._line(f"        {out} [_mv for c in {dom} if (_mv := _row[c])]")
+            # the row's moves of the cards, falsy ones left out: a loop in C (map, filter), not in Python
+            if out == "out =":
+                self._line(f"        out = list(filter(None, map(_row.__getitem__, {dom})))")
+            else:
+                self._line(f"        out += filter(None, map(_row.__getitem__, {dom}))")
             self._line("    else:")
             self._own("        ", keep=False)
             self._line(f"        {out} [{table}[c] for c in {dom} if (_row[c] if _row[c] is not None "

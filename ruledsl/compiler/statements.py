@@ -9,9 +9,10 @@ loops of :mod:`.loops`. Each step keeps the span of its rule line.
 from __future__ import annotations
 
 from ..checker import types as T
-from ..checker.limits import within_int
+from ..checker.limits import MAX_INT, within_int
 from ..checker.treewalk import _turn_control
 from ..language import ast as A
+from .expressions import bound_of
 from .members import new_member, remove_member
 from .picking import leave_effect, out_base, put_each_effect, step_fn
 from .program import Choice, _changed_all, _local, _runtime
@@ -37,6 +38,9 @@ class Statements:
         if getattr(value, "constant", False):
             within_int(value(None, None), span)
             return value
+        bound = bound_of(value)
+        if bound is not None and bound <= MAX_INT:
+            return value  # always a whole number of the language (a card's number, x % k, ...)
 
         def fits(v):
             return within_int(v, span)

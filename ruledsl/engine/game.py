@@ -16,6 +16,7 @@ class Game:
 
     def __init__(self, program: Program):
         self.program = program
+        self._start = None  # (zones, card locations) before the flow runs: the same for every game
 
     @property
     def name(self) -> str:
@@ -48,13 +49,10 @@ class Game:
         s.program = p
         s.n = n
         s.seed = seed
-        s.zones = [[] for _ in p.zones]
+        start = self._start or self._starting_zones()
+        s.zones = list(map(list.copy, start[0]))
         s.places = [-1] * p.place_count
-        s.loc = [0] * p.card_count
-        for zid, ids in p.initial:
-            s.zones[zid].extend(ids)
-            for c in ids:
-                s.loc[c] = zid
+        s.loc = start[1].copy()
         s.vars = [None] * p.var_count
         s.locals = [None] * p.local_count
         s.pc = 0
@@ -78,6 +76,19 @@ class Game:
                 raise
             raise setup_failure(self, n, err) from None
         return s
+
+    def _starting_zones(self) -> tuple:
+        """The zones and each card's zone before the flow runs (the cards where `cards ... in` puts
+        them), worked out once and copied by every new game."""
+        p = self.program
+        zones = [[] for _ in p.zones]
+        loc = [0] * p.card_count
+        for zid, ids in p.initial:
+            zones[zid].extend(ids)
+            for c in ids:
+                loc[c] = zid
+        self._start = (zones, loc)
+        return self._start
 
     def replay(self, players: int, seed: int, moves) -> "State":
         """The state reached from a new game by playing ``moves`` in order (a logged set of cards,

@@ -217,21 +217,14 @@ class State(Seeing, Positions):
 
     def _apply(self, m: Move) -> None:
         flow = self.program.flow or self._flow()
-        args = m.args
-        entry = flow.entries[self.choice].get(m.name)
-        if entry is None or entry[0] != len(args):
-            entry = flow.entries_by_arity[self.choice].get((m.name, len(args)))
-            if entry is None:
-                choice = self.program.choices[self.choice]
-                raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(args)} argument(s)")
-        count, body, slots, first = entry
         L = self.locals
-        if count:
-            if count == 1:
-                L[slots[0]] = args[0]
-            else:
-                for slot, v in zip(slots, args):
-                    L[slot] = v
+        fast = flow.fast.get(id(m))  # a move the flow listed: where its body starts, known already
+        if fast is not None and fast[0] == self.choice:
+            _, slot, value, first, body = fast
+            if slot >= 0:
+                L[slot] = value
+        else:
+            first, body = self._by_name(flow, m, L)
         moves = self.moves
         moves.append(m)
         if self.shown:
@@ -247,6 +240,25 @@ class State(Seeing, Positions):
         if len(moves) >= flow.limit and not self.is_over:
             self._end()
             self.finding = f"the game reached its limit of {flow.limit} moves without ending"
+
+    def _by_name(self, flow: Flow, m: Move, L: list) -> tuple:
+        """The start of move ``m``'s body found by its name and number of arguments, which are put in
+        their slots: (the function of that step, the step)."""
+        args = m.args
+        entry = flow.entries[self.choice].get(m.name)
+        if entry is None or entry[0] != len(args):
+            entry = flow.entries_by_arity[self.choice].get((m.name, len(args)))
+            if entry is None:
+                choice = self.program.choices[self.choice]
+                raise IllegalMove(m, f"decision `{choice.name}` has no move {m.name} with {len(args)} argument(s)")
+        count, body, slots, first = entry
+        if count:
+            if count == 1:
+                L[slots[0]] = args[0]
+            else:
+                for slot, v in zip(slots, args):
+                    L[slot] = v
+        return first, body
 
     def _run(self, steps: list | None = None) -> None:
         """Carry out steps until a player must decide or the game ends (the generated code of flowgen.py:
