@@ -110,9 +110,12 @@ class _Progress:
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=None, metavar="SECONDS",
               help=f"A mutant that runs longer is killed [default: {TIMEOUT_FACTOR:g} times the unmutated "
                    f"suite, at least {TIMEOUT_FLOOR:g} s].")
+@click.option("--base/--no-base", "with_base", default=True, show_default=True,
+              help="For a variant (`extends`): mutate its base file's lines too, but for the declarations "
+                   "it replaces.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 def mutate_command(file: str, jobs: int, pattern: str | None, operators: tuple[str, ...], use_verify: bool,
-                   verify_examples: int, timeout: float | None, as_json: bool) -> None:
+                   verify_examples: int, timeout: float | None, with_base: bool, as_json: bool) -> None:
     """Mutate the rules of FILE one change at a time and run its scenarios against each.
 
     FILE is a rules file with its scenario file (x.test.rules) beside it, or the scenario file.
@@ -144,12 +147,12 @@ def mutate_command(file: str, jobs: int, pattern: str | None, operators: tuple[s
         raise CliError(f"the rules as written already fail their tests ({what}: {first.detail}); "
                        f"fix that first (ruledsl test {scenario_path})", EXIT_RULES)
     try:
-        made = generate(text, rules, operators or None, invariants=use_verify)
+        made = generate(text, rules, operators or None, invariants=use_verify, with_bases=with_base)
     except RulesError as err:
         _broken(err.diagnostics)
     mutants = list(made.mutants)
     if pattern is not None:
-        mutants = [m for m in mutants if pattern in report.changed_lines(text, m)[0]]
+        mutants = [m for m in mutants if pattern in report.changed_lines(made.texts[m.path], m)[0]]
         if not mutants:
             raise CliError(f"--match {pattern!r}: no mutant changes a line containing it")
     limit = timeout if timeout is not None else max(TIMEOUT_FLOOR, TIMEOUT_FACTOR * first.seconds)
@@ -160,13 +163,13 @@ def mutate_command(file: str, jobs: int, pattern: str | None, operators: tuple[s
     finally:
         progress.stop()
     seconds = time.monotonic() - started
-    comments = Comments(text, OPERATORS)
-    items = report.entries(text, rules, mutants, verdicts, comments)
+    comments = {path: Comments(t, OPERATORS) for path, t in made.texts.items()}
+    items = report.entries(made.texts, mutants, verdicts, comments)
     if as_json:
         click.echo(json.dumps(report.to_json(rules, str(scenario_path), items, seconds, jobs, made.skipped),
                               ensure_ascii=False, indent=2))
     else:
         out = _Out(highlight=False, soft_wrap=True)
-        report.render(out, rules, items, seconds, jobs, comments.unknown_names())
+        report.render(out, rules, items, seconds, jobs, comments[rules].unknown_names())
     if any(e.status == "survived" for e in items):
         raise click.exceptions.Exit(EXIT_RULES)

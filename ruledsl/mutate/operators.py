@@ -31,13 +31,19 @@ removed move or statement leaves a block that may be empty); the runner
 parses and checks every mutant anyway, and one that does not parse or check
 is counted apart as ``invalid``, never as killed.
 
-Only the given file's text is mutated: files it includes or extends are read
-for the zones they declare (the zone-swap operator), never changed.
+Files a rules file includes (a library such as the standard deck) are never
+mutated. A variant's base file (``extends "base.rules"``) is, line by line,
+but for the declarations the variant replaces (``replace define ...``: they
+are not part of the variant's game): the variant's game is its base's rules
+plus its own, and its scenarios (which may include the base's,
+docs/language.md §10.1) should pin down all of them. Each mutant says which
+file it changes (``Mutant.path``).
 """
 
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import attrs
 import lark
@@ -86,6 +92,7 @@ class Mutant:
     replacement: str
     description: str
     at: int  # the offset the report points at (the operator, the keyword, the statement)
+    path: str = ""  # the file it changes: the named rules file or a base file ("" until generate says)
 
     def apply(self, text: str) -> str:
         return text[:self.start] + self.replacement + text[self.end:]
@@ -95,6 +102,8 @@ class Mutant:
 class Generated:
     mutants: tuple
     skipped: int  # replacements that gave the text of the original or of another mutant
+    texts: dict = attrs.field(factory=dict)  # path -> text of each file mutated: the named one first, its bases
+    replaced: int = 0  # mutants of base declarations the variant replaces: not made
 
 
 def _pos(node) -> tuple[int, int]:
@@ -386,28 +395,68 @@ def _invariant_spans(tree) -> list[tuple[int, int]]:
     return [_pos(node) for node in tree.find_data("invariant_def")]
 
 
-def generate(text: str, path: str, operators=None, invariants: bool = False) -> Generated:
+def bases(text: str, path: str) -> list[tuple[str, str]]:
+    """The (path, text) of the file a variant extends, and of the file that one extends ...
+
+    The paths are those the assembler gives the files (its messages and spans use them). A base
+    found elsewhere than beside the variant (a shared folder) is not listed: it is not mutated."""
+    try:
+        texts = assemble(text, path).texts
+    except RulesError:
+        return []
+    by_real = {Path(k).resolve(): k for k in texts}
+    out, here, src = [], path, text
+    while True:
+        ext = next((i for i in parse(src, here).items if isinstance(i, A.Extends)), None)
+        found = by_real.get((Path(here).parent / ext.path).resolve()) if ext is not None else None
+        if found is None or any(found == p for p, _ in out):
+            return out
+        out.append((found, texts[found]))
+        here, src = found, texts[found]
+
+
+def _replaced_lines(texts: list[tuple[str, str]]) -> dict:
+    """path -> the line ranges of a base's declarations that a later file of the chain replaces."""
+    out: dict = {}
+    later: set = set()
+    for p, t in texts:  # the variant first, then its base, its base's base
+        items = parse(t, p).items
+        out[p] = [(i.span.line, i.span.end_line) for i in items
+                  if not isinstance(i, A.Replace) and (type(i), getattr(i, "name", None)) in later]
+        later |= {(type(i.item), getattr(i.item, "name", None)) for i in items if isinstance(i, A.Replace)}
+    return out
+
+
+def generate(text: str, path: str, operators=None, invariants: bool = False, with_bases: bool = True) -> Generated:
     """The mutants of ``text`` (the rules file at ``path``), in the order of the file.
 
     ``operators``: the operator names to use (default: all). ``invariants``: mutate the
     ``invariant`` declarations too; only ``verify`` checks them (scenarios do not), so
-    without it their mutants could only survive. Raises RulesError when the text does
-    not parse."""
+    without it their mutants could only survive. ``with_bases``: mutate the base files of a
+    variant too (see the module's docstring). Raises RulesError when the text does not parse."""
     parse(text, path)  # a broken file: the positioned syntax error
-    tree = parser().parse(text)
-    found = _Finder(text, zone_types(text, path)).run(tree)
+    zones = zone_types(text, path)
+    files = [(path, text)] + (bases(text, path) if with_bases else [])
+    dead = _replaced_lines(files)
     chosen = set(operators or OPERATORS)
-    outside = [] if invariants else _invariant_spans(tree)
-    seen = {text}
     out = []
-    skipped = 0
-    for m in sorted(found, key=lambda m: (m.at, m.start, list(OPERATORS).index(m.operator))):
-        if m.operator not in chosen or any(s <= m.at < e for s, e in outside):
-            continue
-        mutated = m.apply(text)
-        if mutated in seen:
-            skipped += 1
-            continue
-        seen.add(mutated)
-        out.append(m)
-    return Generated(tuple(out), skipped)
+    skipped = replaced = 0
+    for here, src in files:
+        tree = parser().parse(src)
+        found = _Finder(src, zones).run(tree)
+        outside = [] if invariants else _invariant_spans(tree)
+        seen = {src}
+        for m in sorted(found, key=lambda m: (m.at, m.start, list(OPERATORS).index(m.operator))):
+            if m.operator not in chosen or any(s <= m.at < e for s, e in outside):
+                continue
+            line = src.count("\n", 0, m.at) + 1
+            if any(a <= line <= b for a, b in dead[here]):
+                replaced += 1
+                continue
+            mutated = m.apply(src)
+            if mutated in seen:
+                skipped += 1
+                continue
+            seen.add(mutated)
+            out.append(attrs.evolve(m, path=here))
+    return Generated(tuple(out), skipped, dict(files), replaced)

@@ -31,6 +31,7 @@ class Entry:
     group: str
     mark: Mark | None
     verdict: Verdict
+    path: str = ""  # the file it changes: the named rules file, or a base file of a variant
 
     @property
     def status(self) -> str:
@@ -59,14 +60,18 @@ def changed_lines(text: str, m: Mutant) -> tuple[str, str]:
     return before, "" if not after.strip() else after  # removed lines stay as empty lines
 
 
-def entries(text: str, path: str, mutants, verdicts, comments: Comments) -> list[Entry]:
+def entries(texts: dict, mutants, verdicts, comments: dict) -> list[Entry]:
+    """``texts`` and ``comments``: by the path of each file mutated (a mutant's ``path``)."""
+    first = next(iter(texts))
     out = []
     for i, (m, v) in enumerate(zip(mutants, verdicts)):
+        path = m.path or first
+        text, notes = texts[path], comments[path]
         line, col = _line_col(text, m.at)
         before, after = changed_lines(text, m)
-        group_line, group = comments.group_of(line)
+        group_line, group = notes.group_of(line)
         out.append(Entry(i + 1, m, line, col, before, after, group_line, group,
-                         comments.mark_of(line, m.operator), v))
+                         notes.mark_of(line, m.operator), v, path))
     return out
 
 
@@ -91,7 +96,7 @@ def to_json(rules: str, scenarios: str, items: list[Entry], seconds: float, jobs
             "id": e.id,
             "operator": e.mutant.operator,
             "description": e.mutant.description,
-            "file": rules,
+            "file": e.path or rules,
             "line": e.line,
             "column": e.column,
             "original": e.original,
@@ -144,7 +149,7 @@ def render(out, rules: str, items: list[Entry], seconds: float, jobs: int, unkno
               f"({c['mutants'] / seconds if seconds else 0:.1f}/s, {jobs} job{'s' if jobs != 1 else ''})")
 
     def show(e: Entry, note: str = "") -> None:
-        out.print(f"  [cyan]{escape(rules)}:{e.line}:{e.column}[/] [bold]{e.mutant.operator}[/] "
+        out.print(f"  [cyan]{escape(e.path or rules)}:{e.line}:{e.column}[/] [bold]{e.mutant.operator}[/] "
                   f"{escape(e.mutant.description)}{note}")
         for sign, line in diff_lines(e):
             colour = "red" if sign == "-" else "green"
@@ -154,9 +159,9 @@ def render(out, rules: str, items: list[Entry], seconds: float, jobs: int, unkno
     if survivors:
         out.print(f"\n[bold red]survived[/] ({len(survivors)}): no scenario noticed these changes")
         last = None
-        for e in sorted(survivors, key=lambda e: (e.group_line, e.line, e.column, e.id)):
-            if e.group_line != last:
-                last = e.group_line
+        for e in sorted(survivors, key=lambda e: (e.path != rules, e.path, e.group_line, e.line, e.column, e.id)):
+            if (e.path, e.group_line) != last:
+                last = (e.path, e.group_line)
                 out.print("\n[dim]" + escape(_group_heading(e)) + "[/]")
             show(e)
     marked = [e for e in items if e.status == EQUIVALENT]
@@ -168,7 +173,7 @@ def render(out, rules: str, items: list[Entry], seconds: float, jobs: int, unkno
     if stale:
         out.print(f"\n[bold yellow]stale marks[/] ({len(stale)}): marked equivalent, yet killed")
         for e in stale:
-            out.print(f"  {escape(rules)}:{e.line}:{e.column} {e.mutant.operator} "
+            out.print(f"  {escape(e.path or rules)}:{e.line}:{e.column} {e.mutant.operator} "
                       f"{escape(e.mutant.description)}: killed by {escape(e.verdict.by or '?')} "
                       f"(mark on line {e.mark.line})")
     for mark in unknown_marks:
