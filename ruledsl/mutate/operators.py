@@ -93,6 +93,8 @@ class Mutant:
     description: str
     at: int  # the offset the report points at (the operator, the keyword, the statement)
     path: str = ""  # the file it changes: the named rules file or a base file ("" until generate says)
+    key: str = ""  # what tells it from the other mutants of its operator on its line: the new token, what is dropped
+
 
     def apply(self, text: str) -> str:
         return text[:self.start] + self.replacement + text[self.end:]
@@ -123,11 +125,12 @@ class _Finder:
         self.out: list[Mutant] = []
         self.defaults: set = set()  # ids of a parameter's default (the `param` operator's) and accepted range
 
-    def add(self, operator, start, end, replacement, description, at=None):
+    def add(self, operator, start, end, replacement, description, at=None, key=None):
         missing = self.text.count("\n", start, end) - replacement.count("\n")
         if missing > 0:  # every line keeps its number: the lines a change joins stay, as line breaks
             replacement += "\n" * missing
-        self.out.append(Mutant(operator, start, end, replacement, description, start if at is None else at))
+        key = " ".join((replacement if key is None else key).split())
+        self.out.append(Mutant(operator, start, end, replacement, description, start if at is None else at, key=key))
 
     def src(self, node) -> str:
         s, e = _pos(node)
@@ -142,11 +145,11 @@ class _Finder:
             return line_start, min(line_end + 1, len(self.text))
         return start, end
 
-    def remove(self, operator, node, description):
+    def remove(self, operator, node, description, key=None):
         """Remove a node; the lines it stood on stay, empty (see ``add``)."""
         s, e = _pos(node)
         ws, we = self.whole_lines(s, e)
-        self.add(operator, ws, we, "", description, at=s)
+        self.add(operator, ws, we, "", description, at=s, key=self.src(node) if key is None else key)
 
     # ---- the walk
 
@@ -169,7 +172,7 @@ class _Finder:
     def top_level(self, item) -> None:
         inner = item.children[0] if _is_tree(item, "replace") else item
         if _is_tree(inner, "trigger_def"):
-            self.remove("remove-trigger", item, f"removed trigger `{inner.children[0]}`")
+            self.remove("remove-trigger", item, f"removed trigger `{inner.children[0]}`", key=str(inner.children[0]))
 
     # expressions
 
@@ -206,8 +209,10 @@ class _Finder:
         self.add("and-or", i, i + len(word), other, f"`{word}` → `{other}`")
         left, right = node.children
         start, end = _pos(node)
-        self.add("operand", start, end, self.src(right), f"dropped `{_short(self.src(left))} {word}`", at=start)
-        self.add("operand", start, end, self.src(left), f"dropped `{word} {_short(self.src(right))}`", at=i)
+        self.add("operand", start, end, self.src(right), f"dropped `{_short(self.src(left))} {word}`", at=start,
+                 key=f"{self.src(left)} {word}")
+        self.add("operand", start, end, self.src(left), f"dropped `{word} {_short(self.src(right))}`", at=i,
+                 key=f"{word} {self.src(right)}")
 
     def on_or_op(self, node) -> None:
         self._logic(node, "or", "and")
@@ -218,7 +223,8 @@ class _Finder:
     def on_not_op(self, node) -> None:
         start, _ = _pos(node)
         operand_start = _pos(node.children[0])[0]
-        self.add("not", start, operand_start, "", f"removed `not` before `{_short(self.src(node.children[0]))}`")
+        self.add("not", start, operand_start, "", f"removed `not` before `{_short(self.src(node.children[0]))}`",
+                 key="not " + self.src(node.children[0]))
 
     def on_int_lit(self, node) -> None:
         if id(node) in self.defaults:
@@ -250,7 +256,8 @@ class _Finder:
             return
         kw = len(before) - len("where")
         cut = len(self.text[:kw].rstrip())
-        self.add("where", cut, end, "", f"dropped `where {_short(self.src(cond))}`", at=kw)
+        self.add("where", cut, end, "", f"dropped `where {_short(self.src(cond))}`", at=kw,
+                 key="where " + self.src(cond))
 
     # statements
 
@@ -292,12 +299,12 @@ class _Finder:
             sb, eb = _pos(b)
             between = self.text[ea:sb]
             self.add("swap", sa, eb, self.src(b) + between + self.src(a),
-                     f"swapped `{_short(self.src(a))}` and `{_short(self.src(b))}`")
+                     f"swapped `{_short(self.src(a))}` and `{_short(self.src(b))}`", key=self.src(b))
 
     def _options(self, node) -> None:
         for c in node.children:
             if _is_tree(c, "option"):
-                self.remove("remove-move", c, f"removed move `{c.children[0]}`")
+                self.remove("remove-move", c, f"removed move `{c.children[0]}`", key=str(c.children[0]))
 
     on_choose_stmt = on_choose_each = on_respond_stmt = on_extend_choice = _options
 
@@ -340,9 +347,9 @@ class _Finder:
         low, high = node.children
         if int(low) > 1:
             self.add("players", low.start_pos, low.end_pos, str(int(low) - 1),
-                     f"players {low}..{high} → {int(low) - 1}..{high}")
+                     f"players {low}..{high} → {int(low) - 1}..{high}", key=f"{int(low) - 1}..{high}")
         self.add("players", high.start_pos, high.end_pos, str(int(high) + 1),
-                 f"players {low}..{high} → {low}..{int(high) + 1}")
+                 f"players {low}..{high} → {low}..{int(high) + 1}", key=f"{low}..{int(high) + 1}")
 
 
 def _indexed_by_player(zone_def) -> bool:
