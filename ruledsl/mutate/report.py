@@ -148,18 +148,22 @@ def stale_marks(texts: dict, generated, items: list[Entry], comments: dict) -> l
             continue
         if any(id(m) not in judged for m in ms):
             continue  # --match or --operator left some out
-        bad = [judged[id(m)] for m in ms if judged[id(m)].verdict.status != SURVIVED]
+        bad = [judged[id(m)] for m in ms if judged[id(m)].verdict.status == KILLED]
         if not bad:
+            if not any(judged[id(m)].verdict.status == SURVIVED for m in ms):
+                out.append(Stale(path, line, what, "every mutant it picks is invalid (does not check): "
+                                                    "the mark can go"))
             continue
         shown = "; ".join(f"{e.mutant.description} ({e.verdict.status}"
                           + (f" by {e.verdict.by}" if e.verdict.by else "") + ")" for e in bad[:3])
         more = f" and {len(bad) - 3} more" if len(bad) > 3 else ""
-        if len(bad) == len(ms):
-            reason = f"every mutant it picks is {'killed' if all(e.verdict.status == KILLED for e in bad) else 'not a survivor'}: {shown}{more}; the mark can go"
+        survivors = [m for m in ms if judged[id(m)].verdict.status == SURVIVED]
+        if not survivors:
+            reason = f"every mutant it picks is killed: {shown}{more}; the mark can go"
         else:
             keep = sorted({mark_text(texts, e.mutant, [o for o in generated if o.path == e.mutant.path and line_of(texts, o) == e.line])
                            for e in (judged[id(m)] for m in ms) if e.verdict.status == SURVIVED})
-            reason = f"it also picks {len(bad)} mutant(s) that are not survivors: {shown}{more}; name the survivors: {', '.join(keep)}"
+            reason = f"it also picks {len(bad)} killed mutant(s): {shown}{more}; name the survivors: {', '.join(keep)}"
         out.append(Stale(path, line, what, reason))
     return out
 
