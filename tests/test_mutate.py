@@ -192,6 +192,11 @@ def test_a_mark_can_pick_one_mutant_of_its_operator_by_its_text():
     c = Comments(text + "# mutate: equivalent constant `- 4` — only one\n", OPERATORS)
     picked = [m for m in consts if c.marks[3].picks(m.operator, m.key, *changed_lines(text, m))]
     assert [m.key for m in picked] == ["4"]
+    # a mark at the end of the line it excuses: its own text is not the line's
+    own = text.replace("- 3\n", "- 3  # mutate: equivalent constant `- 4` — only one\n")
+    c = Comments(own, OPERATORS)
+    mutants = [m for m in generate(own, "t.rules").mutants if m.operator == "constant"]
+    assert [m.key for m in mutants if c.mark_of(2, m.operator, m.key, *changed_lines(own, m))] == ["4"]
     # the report offers the mark that picks a survivor alone
     texts = {"t.rules": text}
     assert mark_text(texts, vis["top"], made) == "visibility `top`"

@@ -51,6 +51,21 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
+def _code(text: str) -> str:
+    """The lines without their comments (a mark's own text must not pick the mutant it sits on)."""
+    out = []
+    for line in text.split("\n"):
+        quoted = False
+        for i, ch in enumerate(line):
+            if ch == '"':
+                quoted = not quoted
+            elif ch == "#" and not quoted:
+                line = line[:i]
+                break
+        out.append(line)
+    return "\n".join(out)
+
+
 def picks(selector, operator: str, key: str, before: str, after: str) -> bool:
     """``(op, text)`` picks a mutant of ``op`` whose key is ``text``, or whose changed lines hold
     ``text`` after the change and not before (text copied from the `+` line of the report)."""
@@ -60,7 +75,7 @@ def picks(selector, operator: str, key: str, before: str, after: str) -> bool:
     if text is None:
         return True
     text = _norm(text)
-    return text == _norm(key) or (text in _norm(after) and text not in _norm(before))
+    return text == _norm(key) or (text in _norm(_code(after)) and text not in _norm(_code(before)))
 
 
 def _comment_only(line: str) -> bool:
