@@ -184,7 +184,9 @@ class Comments:
         return out
 
     def skip_of(self, line: int) -> Mark | None:
-        for mark, first, last in self.skips():
+        if not hasattr(self, "_skips"):
+            self._skips = self.skips()
+        for mark, first, last in self._skips:
             if first <= line <= last:
                 return mark
         return None
