@@ -309,5 +309,7 @@ def render(out, rules: str, items: list[Entry], seconds: float, jobs: int, unkno
         extra.append(f"{c[EQUIVALENT]} marked equivalent")
     if c[INVALID]:
         extra.append(f"{c[INVALID]} invalid")
+    if skipped:
+        extra.append(f"{sum(k.mutants for k in skipped)} skipped")
     out.print(f"\n[{colour}]score: {c[KILLED]}/{judged} killed ({100 * c['score']:.0f}%)"
               f", {c[SURVIVED]} survived[/]" + (f"; not counted: {', '.join(extra)}" if extra else ""))
