@@ -175,6 +175,43 @@ def test_equivalent_marks_and_comment_groups():
     assert c.group_of(7) == (6, "# inner")
 
 
+def test_a_mark_can_pick_one_mutant_of_its_operator_by_its_text():
+    # the key (the new token, what is dropped) or text of the changed line that the original lacks
+    mark = parse_mark(1, "# mutate: equivalent visibility `top`, constant `- 4` operand — x - y", OPERATORS)
+    assert mark.selectors == (("visibility", "top"), ("constant", "- 4"), ("operand", None))
+    assert mark.why == "x - y"  # a dash inside backquotes is text, the first one outside starts the reason
+    text = "zone pile: pile public  # note\ndefine t = size(pile) - 3\n"
+    made = generate(text, "t.rules").mutants
+    vis = {m.key: m for m in made if m.operator == "visibility"}
+    assert set(vis) == {"hidden", "top"}
+    c = Comments(text.replace("# note", "# mutate: equivalent visibility `top` — one card at most"), OPERATORS)
+    assert c.mark_of(1, "visibility", "top").why == "one card at most"
+    assert c.mark_of(1, "visibility", "hidden") is None
+    consts = [m for m in made if m.operator == "constant"]
+    from ruledsl.mutate.report import changed_lines, mark_text
+    c = Comments(text + "# mutate: equivalent constant `- 4` — only one\n", OPERATORS)
+    picked = [m for m in consts if c.marks[3].picks(m.operator, m.key, *changed_lines(text, m))]
+    assert [m.key for m in picked] == ["4"]
+    # a mark at the end of the line it excuses: its own text is not the line's
+    own = text.replace("- 3\n", "- 3  # mutate: equivalent constant `- 4` — only one\n")
+    c = Comments(own, OPERATORS)
+    mutants = [m for m in generate(own, "t.rules").mutants if m.operator == "constant"]
+    assert [m.key for m in mutants if c.mark_of(2, m.operator, m.key, *changed_lines(own, m))] == ["4"]
+    # the report offers the mark that picks a survivor alone
+    texts = {"t.rules": text}
+    assert mark_text(texts, vis["top"], made) == "visibility `top`"
+    assert {mark_text(texts, m, made) for m in consts} == {"constant `4`", "constant `2`"}
+
+
+def test_a_skip_mark_covers_a_comment_blocks_declarations_or_one_declaration():
+    text = ("# the bots' guide\n# mutate: skip — not a rule\ndefine h(p) = 1 + 2\ndefine g(p) =\n  3\n\n"
+            "define k = 4\ndefine w(p) =  # mutate: skip - a guide too\n  5 + 6\ndefine z = 7\n")
+    c = Comments(text, OPERATORS)
+    assert [(m.line, first, last, m.why) for m, first, last in c.skips()] == \
+        [(2, 3, 5, "not a rule"), (8, 8, 9, "a guide too")]
+    assert c.skip_of(4) is not None and c.skip_of(7) is None and c.skip_of(10) is None
+
+
 # ---- the command
 
 
@@ -284,6 +321,42 @@ def test_a_mark_on_a_killed_mutant_is_reported_stale(highlow):
     assert result.exit_code == 0
     assert draw_removed(data)["status"] == "killed" and data["stale_marks"] == 1
     assert "stale marks (1)" in invoke(highlow, "--match", "move draw").stdout
+
+
+def test_a_stale_mark_and_a_skip_are_reported(highlow):
+    rules = highlow.read_text(encoding="utf-8")
+    line = "      move draw where not empty(deck) {"
+    head = "# As soon as the pile holds trick_size cards"
+    marked = rules.replace(line, "      # mutate: equivalent not — killed, in truth\n"
+                           "      # mutate: equivalent compare `>` — no comparison here\n" + line)
+    highlow.write_text(marked.replace(head, "# mutate: skip — not tested here\n" + head, 1), encoding="utf-8")
+    result, data = run_json(highlow)  # exit 1: the tutorial game has survivors (docs/tutorial.md)
+    assert result.exit_code == 1 and data["survived"] > 0
+    reasons = {x["mark"]: x["reason"] for x in data["stale"]}
+    assert reasons["not"].startswith("every mutant it picks is killed: removed `not`")
+    assert reasons["compare `>`"].startswith("picks no mutant")
+    [skip] = data["skips"]
+    assert skip["why"] == "not tested here" and skip["mutants"] > 0 and data["skipped"] == skip["mutants"]
+    assert not [r for r in data["results"] if skip["lines"][0] <= r["line"] <= skip["lines"][1]]
+    text = invoke(highlow).stdout
+    assert "stale marks (2)" in text and f"skipped ({skip['mutants']} mutants)" in text
+
+
+def test_a_variant_mutates_its_base_but_what_it_replaces(tmp_path):
+    base = (GAMES / "tutorial_highlow.rules").read_text(encoding="utf-8")
+    (tmp_path / "base.rules").write_text(base, encoding="utf-8")
+    (tmp_path / "v.rules").write_text('extends "base.rules"\ngame "V"\nreplace define can_play(p) = true\n',
+                                      encoding="utf-8")
+    made = generate((tmp_path / "v.rules").read_text(encoding="utf-8"), str(tmp_path / "v.rules"))
+    paths = {m.path for m in made.mutants}
+    assert len(paths) == 2 and str(tmp_path / "v.rules") in paths
+    assert made.replaced > 0  # the base's can_play is not part of the variant's game
+    base_path = next(p for p in paths if p.endswith("base.rules"))
+    start = next(i for i, ln in enumerate(base.split("\n"), 1) if ln.startswith("define can_play"))
+    from ruledsl.mutate.report import line_of
+    assert not [m for m in made.mutants if m.path == base_path and line_of(made.texts, m) == start]
+    only = generate((tmp_path / "v.rules").read_text(encoding="utf-8"), str(tmp_path / "v.rules"), with_bases=False)
+    assert {m.path for m in only.mutants} == {str(tmp_path / "v.rules")}
 
 
 def test_invalid_mutants_are_counted_apart():

@@ -467,3 +467,51 @@ def test_a_rule_that_fails_while_the_moves_are_listed_fails_the_scenario_at_its_
     assert outcome.status == "failed"
     assert "`v[0]` is outside `v`" in outcome.found  # a finding of the rules, reported as the scenario's failure
     assert outcome.where.line in (5, 6)  # the move after which the moves are listed, or the expectation
+
+
+# ---- include: another file's scenarios, run against this file's rules
+
+
+def test_an_included_file_runs_its_scenarios_with_its_settings_against_the_including_files_rules(tmp_path):
+    # the included file names another rules file (never read) and plays with 3 players ...
+    (tmp_path / "base.test.rules").write_text(
+        'scenarios for "elsewhere.rules"\nplayers 3\n'
+        "scenario table {\n  gather all cards into deck\n  pile: 7♣\n  hand[0]: 8♠\n  hand[1]: K♥\n}\n"
+        "scenario three { expect size(hand[2]) == 6 }\n"
+        "scenario wrong_here from table { expect illegal play(8♠) }\n", encoding="utf-8")
+    # ... the including file plays with 2, starts a scenario from an included one, and leaves one out
+    path = write(tmp_path, 'include "base.test.rules" except wrong_here\nplayers 2\n'
+                 "scenario after from table { move play(8♠)\n expect pile: 7♣ 8♠ }\n"
+                 "scenario two { expect players 2 refused }\n")
+    loaded = load_scenarios(path)
+    assert [s.name for s in loaded.scenarios] == ["table", "three", "after", "two"]
+    assert loaded.rules_path == str(HIGHLOW)
+    loaded.check()
+    outcomes = {s.name: loaded.run(s) for s in loaded.scenarios}
+    assert outcomes["three"].status == "passed", outcomes["three"].message()  # the included file's 3 players
+    assert outcomes["after"].status == "passed", outcomes["after"].message()
+    assert outcomes["two"].status == "failed"  # this file's 2 players: 2 players are not refused
+
+
+@pytest.mark.parametrize("include, message", [
+    ('include "base.test.rules" except nothing_like_it', "has no scenario `nothing_like_it` to leave out"),
+    ('include "base.test.rules" except table', "`table` is left out, but `after` of \"base.test.rules\""),
+    ('include "missing.test.rules"', "cannot find the scenario file \"missing.test.rules\""),
+    ('include "game.test.rules"', "includes itself"),
+    ('include "base.rules"', "an included file is a scenario file"),
+])
+def test_include_errors_have_positions(tmp_path, include, message):
+    (tmp_path / "base.test.rules").write_text(
+        'scenarios for "x.rules"\nscenario table { }\nscenario after from table { }\n', encoding="utf-8")
+    with pytest.raises(RulesError) as err:
+        load_scenarios(write(tmp_path, include + "\nscenario mine { }\n"))
+    [d] = [d for d in err.value.diagnostics if message in d.message]
+    assert d.span.line == 2
+
+
+def test_an_included_scenario_name_may_not_be_used_again(tmp_path):
+    (tmp_path / "base.test.rules").write_text('scenarios for "x.rules"\nscenario table { }\n', encoding="utf-8")
+    with pytest.raises(RulesError) as err:
+        load_scenarios(write(tmp_path, 'include "base.test.rules"\nscenario table { }\n'))
+    [d] = err.value.diagnostics
+    assert "`table` is defined twice (also in \"base.test.rules\")" in d.message and d.span.line == 3

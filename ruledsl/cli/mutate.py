@@ -13,6 +13,7 @@ import json
 import time
 from pathlib import Path
 
+import attrs
 import click
 
 from ..language.errors import RulesError
@@ -110,9 +111,12 @@ class _Progress:
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=None, metavar="SECONDS",
               help=f"A mutant that runs longer is killed [default: {TIMEOUT_FACTOR:g} times the unmutated "
                    f"suite, at least {TIMEOUT_FLOOR:g} s].")
+@click.option("--base/--no-base", "with_base", default=True, show_default=True,
+              help="For a variant (`extends`): mutate its base file's lines too, but for the declarations "
+                   "it replaces.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 def mutate_command(file: str, jobs: int, pattern: str | None, operators: tuple[str, ...], use_verify: bool,
-                   verify_examples: int, timeout: float | None, as_json: bool) -> None:
+                   verify_examples: int, timeout: float | None, with_base: bool, as_json: bool) -> None:
     """Mutate the rules of FILE one change at a time and run its scenarios against each.
 
     FILE is a rules file with its scenario file (x.test.rules) beside it, or the scenario file.
@@ -144,14 +148,28 @@ def mutate_command(file: str, jobs: int, pattern: str | None, operators: tuple[s
         raise CliError(f"the rules as written already fail their tests ({what}: {first.detail}); "
                        f"fix that first (ruledsl test {scenario_path})", EXIT_RULES)
     try:
-        made = generate(text, rules, operators or None, invariants=use_verify)
+        made = generate(text, rules, None, invariants=use_verify, with_bases=with_base)
     except RulesError as err:
         _broken(err.diagnostics)
-    mutants = list(made.mutants)
+    comments = {path: Comments(t, OPERATORS) for path, t in made.texts.items()}
+    chosen = [m for m in made.mutants if not operators or m.operator in operators]
+    skips = {}
+    mutants = []
+    for m in chosen:
+        mark = comments[m.path].skip_of(report.line_of(made.texts, m))
+        if mark is None:
+            mutants.append(m)
+        else:
+            skips.setdefault((m.path, mark.line), []).append(m)
     if pattern is not None:
-        mutants = [m for m in mutants if pattern in report.changed_lines(text, m)[0]]
+        mutants = [m for m in mutants if pattern in report.changed_lines(made.texts[m.path], m)[0]]
         if not mutants:
             raise CliError(f"--match {pattern!r}: no mutant changes a line containing it")
+        skips = {k: [m for m in ms if pattern in report.changed_lines(made.texts[m.path], m)[0]]
+                 for k, ms in skips.items()}
+    skipped = [report.Skipped(path, mark, first, last, len(skips.get((path, mark.line), ())))
+               for path, notes in comments.items() for mark, first, last in notes.skips()
+               if pattern is None or skips.get((path, mark.line))]
     limit = timeout if timeout is not None else max(TIMEOUT_FLOOR, TIMEOUT_FACTOR * first.seconds)
     started = time.monotonic()
     progress = _Progress(len(mutants), Path(rules).name)
@@ -160,13 +178,21 @@ def mutate_command(file: str, jobs: int, pattern: str | None, operators: tuple[s
     finally:
         progress.stop()
     seconds = time.monotonic() - started
-    comments = Comments(text, OPERATORS)
-    items = report.entries(text, rules, mutants, verdicts, comments)
+    items = report.entries(made.texts, mutants, verdicts, comments)
+    lines: dict = {}
+    for m in made.mutants:
+        lines.setdefault((m.path, report.line_of(made.texts, m)), []).append(m)
+    items = [attrs.evolve(e, suggest=report.mark_text(made.texts, e.mutant, lines[(e.path, e.line)]))
+             if e.status == "survived" else e for e in items]
+    stale = report.stale_marks(made.texts, [m for m in made.mutants if not comments[m.path].skip_of(
+        report.line_of(made.texts, m))], items, comments)
+    unknown = [(path, mark) for path, notes in comments.items() for mark in notes.unknown_names()]
     if as_json:
-        click.echo(json.dumps(report.to_json(rules, str(scenario_path), items, seconds, jobs, made.skipped),
+        click.echo(json.dumps(report.to_json(rules, str(scenario_path), items, seconds, jobs, made.skipped, stale,
+                                             skipped),
                               ensure_ascii=False, indent=2))
     else:
         out = _Out(highlight=False, soft_wrap=True)
-        report.render(out, rules, items, seconds, jobs, comments.unknown_names())
+        report.render(out, rules, items, seconds, jobs, unknown, stale, skipped)
     if any(e.status == "survived" for e in items):
         raise click.exceptions.Exit(EXIT_RULES)

@@ -194,7 +194,7 @@ def _comment(text: str, line: int) -> str:
     if "#" in own and not own.strip().startswith("#"):
         code, _, rest = own.partition("#")
         if code.count('"') % 2 == 0 and not rest.strip().startswith("mutate:"):
-            trailing = rest.strip()
+            trailing = re.split(r"#\s*mutate:", rest)[0].strip()  # a mark after the comment: not for readers
     if above and set(above[0]) <= set("-= "):
         above = above[1:]
     return "\n".join(part for part in (" ".join(a for a in above if a), trailing) if part)

@@ -26,20 +26,64 @@ import re
 
 import attrs
 
-MARKER = re.compile(r"#\s*mutate:\s*equivalent\b(?P<rest>.*)$")
+MARKER = re.compile(r"#\s*mutate:\s*(?P<kind>equivalent|skip)\b(?P<rest>.*)$")
 DASH = re.compile(r"\s(?:—|--|-|–)\s|^(?:—|--|-|–)\s|\s(?:—|--|-|–)$")
+QUOTED = re.compile(r"`([^`]*)`")
 
 
 @attrs.frozen
 class Mark:
     line: int  # the line of the marker comment
-    operators: tuple  # empty: every mutant of the line
+    operators: tuple  # the operators named; empty: every mutant of the line
     why: str
     unknown: tuple = ()  # words before the dash that name no operator
+    selectors: tuple = ()  # (operator, text or None) pairs: `constant `- 4`` picks one mutant of the operator
+    skip: bool = False  # `# mutate: skip — why`: the lines it heads are not mutated at all
+
+    def picks(self, operator: str, key: str, before: str, after: str) -> bool:
+        """Whether this mark speaks for a mutant (its operator, its key, the lines it changes)."""
+        if not self.selectors:
+            return not self.unknown  # a mark that names only unknown words marks nothing
+        return any(picks(sel, operator, key, before, after) for sel in self.selectors)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _code(text: str) -> str:
+    """The lines without their comments (a mark's own text must not pick the mutant it sits on)."""
+    out = []
+    for line in text.split("\n"):
+        quoted = False
+        for i, ch in enumerate(line):
+            if ch == '"':
+                quoted = not quoted
+            elif ch == "#" and not quoted:
+                line = line[:i]
+                break
+        out.append(line)
+    return "\n".join(out)
+
+
+def picks(selector, operator: str, key: str, before: str, after: str) -> bool:
+    """``(op, text)`` picks a mutant of ``op`` whose key is ``text``, or whose changed lines hold
+    ``text`` after the change and not before (text copied from the `+` line of the report)."""
+    op, text = selector
+    if op != operator:
+        return False
+    if text is None:
+        return True
+    text = _norm(text)
+    return text == _norm(key) or (text in _norm(_code(after)) and text not in _norm(_code(before)))
 
 
 def _comment_only(line: str) -> bool:
     return line.lstrip().startswith("#")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def _starts_declaration(line: str) -> bool:
@@ -52,13 +96,28 @@ def parse_mark(line_no: int, line: str, known) -> Mark | None:
     if found is None:
         return None
     rest = found.group("rest").strip()
-    dash = DASH.search(" " + rest + " ")
+    hidden = QUOTED.sub(lambda q: "`" + "x" * len(q.group(1)) + "`", rest)  # a dash inside `...` is text
+    dash = DASH.search(" " + hidden + " ")
+    skip = found.group("kind") == "skip"
     if dash is None:
-        return Mark(line_no, (), rest)
-    head = (" " + rest + " ")[:dash.start()].split()
+        return Mark(line_no, (), rest, skip=skip)
+    head = (" " + rest + " ")[:dash.start()]
     why = (" " + rest + " ")[dash.end():].strip()
-    ops = tuple(w.strip(",") for w in head if w.strip(","))
-    return Mark(line_no, tuple(o for o in ops if o in known), why, tuple(o for o in ops if o not in known))
+    if skip:
+        return Mark(line_no, (), why, skip=True)
+    selectors, unknown = [], []
+    for quoted, word in re.findall(r"`([^`]*)`|([^\s,`]+)", head):
+        if word:
+            if word in known:
+                selectors.append((word, None))
+            else:
+                unknown.append(word)
+        elif selectors:  # `text` picks among the mutants of the operator named before it
+            selectors[-1] = (selectors[-1][0], quoted)
+        else:
+            unknown.append(f"`{quoted}`")
+    ops = tuple(dict.fromkeys(op for op, _ in selectors))
+    return Mark(line_no, ops, why, tuple(unknown), tuple(selectors))
 
 
 class Comments:
@@ -77,20 +136,58 @@ class Comments:
         return self.lines[n - 1] if 0 < n <= len(self.lines) else ""
 
     def marks_for(self, line: int) -> list[Mark]:
-        """The markers that speak for a line: on it, and on the marker lines directly above it."""
+        """The equivalent-markers that speak for a line: on it, and on the marker lines directly above it."""
         out = [self.marks[line]] if line in self.marks else []
         above = line - 1
         while above >= 1 and _comment_only(self.line(above)) and above in self.marks:
             out.append(self.marks[above])
             above -= 1
-        return out
+        return [m for m in out if not m.skip]
 
-    def mark_of(self, line: int, operator: str) -> Mark | None:
+    def mark_of(self, line: int, operator: str, key: str = "", before: str = "", after: str = "") -> Mark | None:
         """The marker that declares a mutant of ``operator`` on ``line`` equivalent, if any."""
         for mark in self.marks_for(line):
-            if mark.unknown and not mark.operators:
-                continue  # names no operator we know: it marks nothing (reported as a warning)
-            if not mark.operators or operator in mark.operators:
+            if mark.picks(operator, key, before, after):
+                return mark
+        return None
+
+    # ---- `# mutate: skip — why`
+
+    def skips(self) -> list[tuple[Mark, int, int]]:
+        """Each skip mark with the lines it keeps from being mutated (first, last).
+
+        On a comment line: the lines after its comment block, up to a blank line (or, inside a
+        block, to a line indented less than the comment). At the end of a line: that line and
+        the lines after it indented deeper (its continuation, its block and the line closing it)."""
+        out = []
+        for n, mark in self.marks.items():
+            if not mark.skip:
+                continue
+            here = self.line(n)
+            if _comment_only(here):
+                first = n + 1
+                while first <= len(self.lines) and _comment_only(self.line(first)):
+                    first += 1
+                last = first
+                while last + 1 <= len(self.lines) and self.line(last + 1).strip() and \
+                        _indent(self.line(last + 1)) >= _indent(here):
+                    last += 1
+            else:
+                first = last = n
+                while last + 1 <= len(self.lines) and self.line(last + 1).strip() and (
+                        _indent(self.line(last + 1)) > _indent(here)
+                        or self.line(last + 1).lstrip().startswith(("}", ")"))):
+                    last += 1
+                    if _indent(self.line(last)) == _indent(here):
+                        break  # the line that closes it
+            out.append((mark, first, min(last, len(self.lines))))
+        return out
+
+    def skip_of(self, line: int) -> Mark | None:
+        if not hasattr(self, "_skips"):
+            self._skips = self.skips()
+        for mark, first, last in self._skips:
+            if first <= line <= last:
                 return mark
         return None
 
@@ -118,7 +215,7 @@ class Comments:
         return (first, self.line(first).rstrip()) if first >= 1 and decl >= 1 else (0, "")
 
     def _heading(self, n: int) -> bool:
-        return _comment_only(self.line(n)) and n not in self.marks
+        return _comment_only(self.line(n)) and (n not in self.marks or self.marks[n].skip)
 
     def _block(self, end: int) -> tuple[int, str]:
         n = end

@@ -31,13 +31,19 @@ removed move or statement leaves a block that may be empty); the runner
 parses and checks every mutant anyway, and one that does not parse or check
 is counted apart as ``invalid``, never as killed.
 
-Only the given file's text is mutated: files it includes or extends are read
-for the zones they declare (the zone-swap operator), never changed.
+Files a rules file includes (a library such as the standard deck) are never
+mutated. A variant's base file (``extends "base.rules"``) is, line by line,
+but for the declarations the variant replaces (``replace define ...``: they
+are not part of the variant's game): the variant's game is its base's rules
+plus its own, and its scenarios (which may include the base's,
+docs/language.md §10.1) should pin down all of them. Each mutant says which
+file it changes (``Mutant.path``).
 """
 
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import attrs
 import lark
@@ -86,6 +92,9 @@ class Mutant:
     replacement: str
     description: str
     at: int  # the offset the report points at (the operator, the keyword, the statement)
+    path: str = ""  # the file it changes: the named rules file or a base file ("" until generate says)
+    key: str = ""  # what tells it from the other mutants of its operator on its line: the new token, what is dropped
+
 
     def apply(self, text: str) -> str:
         return text[:self.start] + self.replacement + text[self.end:]
@@ -95,6 +104,8 @@ class Mutant:
 class Generated:
     mutants: tuple
     skipped: int  # replacements that gave the text of the original or of another mutant
+    texts: dict = attrs.field(factory=dict)  # path -> text of each file mutated: the named one first, its bases
+    replaced: int = 0  # mutants of base declarations the variant replaces: not made
 
 
 def _pos(node) -> tuple[int, int]:
@@ -114,11 +125,12 @@ class _Finder:
         self.out: list[Mutant] = []
         self.defaults: set = set()  # ids of a parameter's default (the `param` operator's) and accepted range
 
-    def add(self, operator, start, end, replacement, description, at=None):
+    def add(self, operator, start, end, replacement, description, at=None, key=None):
         missing = self.text.count("\n", start, end) - replacement.count("\n")
         if missing > 0:  # every line keeps its number: the lines a change joins stay, as line breaks
             replacement += "\n" * missing
-        self.out.append(Mutant(operator, start, end, replacement, description, start if at is None else at))
+        key = " ".join((replacement if key is None else key).split())
+        self.out.append(Mutant(operator, start, end, replacement, description, start if at is None else at, key=key))
 
     def src(self, node) -> str:
         s, e = _pos(node)
@@ -133,11 +145,11 @@ class _Finder:
             return line_start, min(line_end + 1, len(self.text))
         return start, end
 
-    def remove(self, operator, node, description):
+    def remove(self, operator, node, description, key=None):
         """Remove a node; the lines it stood on stay, empty (see ``add``)."""
         s, e = _pos(node)
         ws, we = self.whole_lines(s, e)
-        self.add(operator, ws, we, "", description, at=s)
+        self.add(operator, ws, we, "", description, at=s, key=self.src(node) if key is None else key)
 
     # ---- the walk
 
@@ -160,7 +172,7 @@ class _Finder:
     def top_level(self, item) -> None:
         inner = item.children[0] if _is_tree(item, "replace") else item
         if _is_tree(inner, "trigger_def"):
-            self.remove("remove-trigger", item, f"removed trigger `{inner.children[0]}`")
+            self.remove("remove-trigger", item, f"removed trigger `{inner.children[0]}`", key=str(inner.children[0]))
 
     # expressions
 
@@ -197,8 +209,10 @@ class _Finder:
         self.add("and-or", i, i + len(word), other, f"`{word}` → `{other}`")
         left, right = node.children
         start, end = _pos(node)
-        self.add("operand", start, end, self.src(right), f"dropped `{_short(self.src(left))} {word}`", at=start)
-        self.add("operand", start, end, self.src(left), f"dropped `{word} {_short(self.src(right))}`", at=i)
+        self.add("operand", start, end, self.src(right), f"dropped `{_short(self.src(left))} {word}`", at=start,
+                 key=f"{self.src(left)} {word}")
+        self.add("operand", start, end, self.src(left), f"dropped `{word} {_short(self.src(right))}`", at=i,
+                 key=f"{word} {self.src(right)}")
 
     def on_or_op(self, node) -> None:
         self._logic(node, "or", "and")
@@ -209,7 +223,8 @@ class _Finder:
     def on_not_op(self, node) -> None:
         start, _ = _pos(node)
         operand_start = _pos(node.children[0])[0]
-        self.add("not", start, operand_start, "", f"removed `not` before `{_short(self.src(node.children[0]))}`")
+        self.add("not", start, operand_start, "", f"removed `not` before `{_short(self.src(node.children[0]))}`",
+                 key="not " + self.src(node.children[0]))
 
     def on_int_lit(self, node) -> None:
         if id(node) in self.defaults:
@@ -241,7 +256,8 @@ class _Finder:
             return
         kw = len(before) - len("where")
         cut = len(self.text[:kw].rstrip())
-        self.add("where", cut, end, "", f"dropped `where {_short(self.src(cond))}`", at=kw)
+        self.add("where", cut, end, "", f"dropped `where {_short(self.src(cond))}`", at=kw,
+                 key="where " + self.src(cond))
 
     # statements
 
@@ -283,12 +299,12 @@ class _Finder:
             sb, eb = _pos(b)
             between = self.text[ea:sb]
             self.add("swap", sa, eb, self.src(b) + between + self.src(a),
-                     f"swapped `{_short(self.src(a))}` and `{_short(self.src(b))}`")
+                     f"swapped `{_short(self.src(a))}` and `{_short(self.src(b))}`", key=self.src(b))
 
     def _options(self, node) -> None:
         for c in node.children:
             if _is_tree(c, "option"):
-                self.remove("remove-move", c, f"removed move `{c.children[0]}`")
+                self.remove("remove-move", c, f"removed move `{c.children[0]}`", key=str(c.children[0]))
 
     on_choose_stmt = on_choose_each = on_respond_stmt = on_extend_choice = _options
 
@@ -331,9 +347,9 @@ class _Finder:
         low, high = node.children
         if int(low) > 1:
             self.add("players", low.start_pos, low.end_pos, str(int(low) - 1),
-                     f"players {low}..{high} → {int(low) - 1}..{high}")
+                     f"players {low}..{high} → {int(low) - 1}..{high}", key=f"{int(low) - 1}..{high}")
         self.add("players", high.start_pos, high.end_pos, str(int(high) + 1),
-                 f"players {low}..{high} → {low}..{int(high) + 1}")
+                 f"players {low}..{high} → {low}..{int(high) + 1}", key=f"{low}..{int(high) + 1}")
 
 
 def _indexed_by_player(zone_def) -> bool:
@@ -386,28 +402,68 @@ def _invariant_spans(tree) -> list[tuple[int, int]]:
     return [_pos(node) for node in tree.find_data("invariant_def")]
 
 
-def generate(text: str, path: str, operators=None, invariants: bool = False) -> Generated:
+def bases(text: str, path: str) -> list[tuple[str, str]]:
+    """The (path, text) of the file a variant extends, and of the file that one extends ...
+
+    The paths are those the assembler gives the files (its messages and spans use them). A base
+    found elsewhere than beside the variant (a shared folder) is not listed: it is not mutated."""
+    try:
+        texts = assemble(text, path).texts
+    except RulesError:
+        return []
+    by_real = {Path(k).resolve(): k for k in texts}
+    out, here, src = [], path, text
+    while True:
+        ext = next((i for i in parse(src, here).items if isinstance(i, A.Extends)), None)
+        found = by_real.get((Path(here).parent / ext.path).resolve()) if ext is not None else None
+        if found is None or any(found == p for p, _ in out):
+            return out
+        out.append((found, texts[found]))
+        here, src = found, texts[found]
+
+
+def _replaced_lines(texts: list[tuple[str, str]]) -> dict:
+    """path -> the line ranges of a base's declarations that a later file of the chain replaces."""
+    out: dict = {}
+    later: set = set()
+    for p, t in texts:  # the variant first, then its base, its base's base
+        items = parse(t, p).items
+        out[p] = [(i.span.line, i.span.end_line) for i in items
+                  if not isinstance(i, A.Replace) and (type(i), getattr(i, "name", None)) in later]
+        later |= {(type(i.item), getattr(i.item, "name", None)) for i in items if isinstance(i, A.Replace)}
+    return out
+
+
+def generate(text: str, path: str, operators=None, invariants: bool = False, with_bases: bool = True) -> Generated:
     """The mutants of ``text`` (the rules file at ``path``), in the order of the file.
 
     ``operators``: the operator names to use (default: all). ``invariants``: mutate the
     ``invariant`` declarations too; only ``verify`` checks them (scenarios do not), so
-    without it their mutants could only survive. Raises RulesError when the text does
-    not parse."""
+    without it their mutants could only survive. ``with_bases``: mutate the base files of a
+    variant too (see the module's docstring). Raises RulesError when the text does not parse."""
     parse(text, path)  # a broken file: the positioned syntax error
-    tree = parser().parse(text)
-    found = _Finder(text, zone_types(text, path)).run(tree)
+    zones = zone_types(text, path)
+    files = [(path, text)] + (bases(text, path) if with_bases else [])
+    dead = _replaced_lines(files)
     chosen = set(operators or OPERATORS)
-    outside = [] if invariants else _invariant_spans(tree)
-    seen = {text}
     out = []
-    skipped = 0
-    for m in sorted(found, key=lambda m: (m.at, m.start, list(OPERATORS).index(m.operator))):
-        if m.operator not in chosen or any(s <= m.at < e for s, e in outside):
-            continue
-        mutated = m.apply(text)
-        if mutated in seen:
-            skipped += 1
-            continue
-        seen.add(mutated)
-        out.append(m)
-    return Generated(tuple(out), skipped)
+    skipped = replaced = 0
+    for here, src in files:
+        tree = parser().parse(src)
+        found = _Finder(src, zones).run(tree)
+        outside = [] if invariants else _invariant_spans(tree)
+        seen = {src}
+        for m in sorted(found, key=lambda m: (m.at, m.start, list(OPERATORS).index(m.operator))):
+            if m.operator not in chosen or any(s <= m.at < e for s, e in outside):
+                continue
+            line = src.count("\n", 0, m.at) + 1
+            if any(a <= line <= b for a, b in dead[here]):
+                replaced += 1
+                continue
+            mutated = m.apply(src)
+            if mutated in seen:
+                skipped += 1
+                continue
+            seen.add(mutated)
+            out.append(attrs.evolve(m, path=here))
+    return Generated(tuple(out), skipped, dict(files), replaced)

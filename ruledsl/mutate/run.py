@@ -35,13 +35,15 @@ import contextlib
 import functools
 import signal
 import threading
+from pathlib import Path
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import attrs
 
 from ..language import ast as A
-from ..language.errors import ParameterError, RuledslError, RulesError, Span
+from ..language.assemble import assemble
+from ..language.errors import ParameterError, RuledslError, RulesError, Span, decode_source
 from ..language.parse import parse, parser
 from ..scenarios.runner import ScenarioFile, load_scenarios
 
@@ -152,7 +154,8 @@ class _Worker:
         self.source = loaded.source
         self.rules_path = loaded.rules_path
         self.rules_text = loaded.rules_text
-        self.splicer = None  # made at the first mutant
+        self.splicers: dict = {}  # path -> _Splicer of that file, made at its first mutant
+        self.originals: dict = {}  # the files a variant extends, by their real path: read once (``_reader``)
         # A mutant is valid when it checks with the parameters of the first scenario: those are
         # compiled first anyway (the defaults, when no scenario of the file sets any).
         self.first_params = loaded.params_of(loaded.scenarios[0]) if loaded.scenarios else {}
@@ -166,19 +169,40 @@ class _Worker:
         self.timeout = timeout
 
     def judge_mutant(self, mutant) -> Verdict:
-        if self.splicer is None:
-            self.splicer = _Splicer(self.rules_text, self.rules_path)
-        spliced = self.splicer.tree(mutant)
-        if spliced is None:
-            return self.judge(mutant.apply(self.rules_text))
-        text, tree = spliced
-        _PRESET[(text, self.rules_path)] = tree
+        path = mutant.path or self.rules_path
+        own = path == self.rules_path
+        if own:
+            original = self.rules_text
+        else:  # a line of the base file a variant extends: the variant is read as written
+            if not self.originals:
+                texts = assemble(self.rules_text, self.rules_path).texts
+                self.originals = {Path(k).resolve(): v for k, v in texts.items()}
+            original = self.originals[Path(path).resolve()]
+        if path not in self.splicers:
+            self.splicers[path] = _Splicer(original, path)
+        spliced = self.splicers[path].tree(mutant)
+        text, tree = spliced if spliced is not None else (mutant.apply(original), None)
+        if tree is not None:
+            _PRESET[(text, path)] = tree
         try:
-            return self.judge(text)
+            return self.judge(text) if own else self.judge(self.rules_text, self._reader(path, text))
         finally:
             _PRESET.clear()
 
-    def judge(self, text: str) -> Verdict:
+    def _reader(self, path: str, mutated: str):
+        """How the assembler reads the files the rules extend or include: ``path`` as mutated."""
+        changed = Path(path).resolve()
+
+        def read(found) -> str:
+            real = Path(found).resolve()
+            if real == changed:
+                return mutated
+            known = self.originals.get(real)
+            return known if known is not None else decode_source(Path(found).read_bytes(), str(found))
+
+        return read
+
+    def judge(self, text: str, read=None) -> Verdict:
         start = time.perf_counter()
         timer = (self.timeout is not None and hasattr(signal, "setitimer")
                  and threading.current_thread() is threading.main_thread())  # where signals arrive
@@ -186,7 +210,7 @@ class _Worker:
             old = signal.signal(signal.SIGALRM, _alarm)
             signal.setitimer(signal.ITIMER_REAL, self.timeout)
         try:
-            verdict = self._judge(text)
+            verdict = self._judge(text, read)
         except _Timeout:
             verdict = Verdict(KILLED, "timeout", f"ran longer than {self.timeout:g} s")
         except RecursionError:
@@ -199,12 +223,12 @@ class _Worker:
                 signal.signal(signal.SIGALRM, old)
         return attrs.evolve(verdict, seconds=time.perf_counter() - start)
 
-    def _judge(self, text: str) -> Verdict:
-        file = ScenarioFile(self.source, self.rules_path, text)
+    def _judge(self, text: str, read=None) -> Verdict:
+        file = ScenarioFile(self.source, self.rules_path, text, read)
         try:
             file.game(self.first_params)
         except RulesError as err:
-            own = [d for d in err.diagnostics if d.file != file.path]
+            own = [d for d in err.diagnostics if d.file not in file.texts]
             if own:  # the rules themselves are broken
                 d = own[0]
                 return Verdict(INVALID, None, f"{d.span.line}:{d.span.column}: {d.message}")

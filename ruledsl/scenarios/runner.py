@@ -21,6 +21,8 @@ import difflib
 import fnmatch
 from pathlib import Path
 
+import attrs
+
 from ..checker.check import check
 from ..compiler.compiler import _Compiler
 from ..engine.game import Game
@@ -75,7 +77,8 @@ _EXPECT_PREFIX = "scenario_expect_"
 class ScenarioFile:
     """A scenario file with the rules file it names, compiled once per set of parameters."""
 
-    def __init__(self, source: ScenarioSource, rules_path: str, rules_text: str):
+    def __init__(self, source: ScenarioSource, rules_path: str, rules_text: str, read=None):
+        self.read = read  # how the files the rules include or extend are read (None: from disk)
         self.source = source
         self.path = source.path
         self.rules_path = rules_path
@@ -83,7 +86,7 @@ class ScenarioFile:
         self.by_name = {s.name: s for s in source.scenarios}
         self._games: dict = {}
         self._expects: dict = {}  # id(Expect) -> invariant index, per game
-        self.texts = {source.path: source.text}
+        self.texts = {source.path: source.text, **dict(source.texts)}
 
     @property
     def scenarios(self) -> tuple:
@@ -96,7 +99,7 @@ class ScenarioFile:
         while cur is not None:
             chain.append(cur)
             cur = self.by_name.get(cur.base) if cur.base else None
-        out = list(self.source.options)
+        out = list(self.source.options if scenario.options is None else scenario.options)
         for sc in reversed(chain):
             out.extend(sc.stmts)
         return out
@@ -109,11 +112,12 @@ class ScenarioFile:
         key = tuple(sorted(params.items()))
         if key not in self._games:
             holds = [s for sc in self.scenarios for s in sc.stmts if isinstance(s, Expect) and s.kind == "holds"]
-            base = assemble(self.rules_text, self.rules_path)
+            base = assemble(self.rules_text, self.rules_path, read=self.read)
             extra = tuple(A.InvariantDef(f"{_EXPECT_PREFIX}{i}", None, None, e.args[0], None, span=e.span)
                           for i, e in enumerate(holds))
             texts = dict(base.texts)
             texts[self.path] = self.source.text
+            texts.update(self.source.texts)
             assembly = Assembly(base.items + extra, texts, base.replaced, base.extensions)
             compiler = _Compiler(check(assembly, params))
             program = compiler.run()
@@ -121,7 +125,7 @@ class ScenarioFile:
             for inv in program.invariants:
                 if inv.name.startswith(_EXPECT_PREFIX):
                     e = holds[int(inv.name[len(_EXPECT_PREFIX):])]
-                    sides = [(_text_of(self.source.text, x.span), *compiler.expr(x)) for x in _sides(e.args[0])]
+                    sides = [(_text_of(self.texts.get(x.span.file, ''), x.span), *compiler.expr(x)) for x in _sides(e.args[0])]
                     found[id(e)] = (inv, sides)
             program.invariants = [inv for inv in program.invariants if not inv.name.startswith(_EXPECT_PREFIX)]
             self._games[key] = (Game(program), found)
@@ -182,8 +186,8 @@ def scenario_file_for(path) -> Path | None:
     return candidate if candidate is not None and candidate.is_file() else None
 
 
-def load_scenarios(path) -> ScenarioFile:
-    """Read a scenario file and the rules file it names; raise RulesError if either cannot be read or parsed."""
+def _read_scenarios(path, stack: tuple = ()) -> ScenarioSource:
+    """Read and parse a scenario file, with the scenarios of the files it includes."""
     p = Path(path)
     shown = str(path)
     try:
@@ -194,6 +198,70 @@ def load_scenarios(path) -> ScenarioFile:
         raise RulesError([Diagnostic("E001", f"cannot read {path}: {exc.strerror or exc}", Span(shown))]) from None
     text = decode_source(data, shown)  # a byte-order mark is dropped; bytes that are not UTF-8 are E002
     source = parse_scenarios(text, shown)
+    return _with_includes(source, p, stack + (p.resolve(),)) if source.includes else source
+
+
+def _with_includes(source: ScenarioSource, p: Path, stack: tuple) -> ScenarioSource:
+    """``include "x.test.rules" except a, b``: x's scenarios (but a and b), with x's own settings, first.
+
+    They run against the rules this file names, not the ones x names: a variant's scenario file
+    includes its base game's, so the variant is held to every rule it does not change."""
+    texts = {source.path: source.text}
+    errors = []
+    merged: list = []
+    own = {sc.name: sc for sc in source.scenarios}
+    for inc in source.includes:
+        target = p.parent / inc.path
+        if not inc.path.endswith(SUFFIX):
+            errors.append(_diag(texts, "E300", f"an included file is a scenario file (*{SUFFIX}): \"{inc.path}\"",
+                                inc.span))
+            continue
+        if target.resolve() in stack:
+            errors.append(_diag(texts, "E300", f"\"{inc.path}\" includes itself", inc.span))
+            continue
+        if not target.is_file():
+            errors.append(_diag(texts, "E300", f"cannot find the scenario file \"{inc.path}\"", inc.span,
+                                "the path is relative to the scenario file that includes it"))
+            continue
+        included = _read_scenarios(target, stack)
+        texts.update({included.path: included.text, **dict(included.texts)})
+        names = {sc.name: sc for sc in included.scenarios}
+        left_out = set()
+        for name, span in inc.leave_out:
+            if name not in names:
+                errors.append(_diag(texts, "E301", f"\"{inc.path}\" has no scenario `{name}` to leave out", span,
+                                    _close(name, names)))
+            left_out.add(name)
+        for sc in included.scenarios:
+            if sc.name in left_out:
+                continue
+            if sc.base in left_out:
+                errors.append(_diag(texts, "E301", f"`{sc.base}` is left out, but `{sc.name}` of \"{inc.path}\" "
+                                    "starts from it", inc.span))
+                continue
+            if sc.name in own or any(m.name == sc.name for m in merged):
+                clash = own.get(sc.name)
+                errors.append(_diag(texts, "E301", f"scenario `{sc.name}` is defined twice (also in \"{inc.path}\")",
+                                    clash.span if clash is not None else inc.span))
+                continue
+            merged.append(sc if sc.options is not None else attrs.evolve(sc, options=included.options))
+    known = {sc.name for sc in merged} | set(own)
+    for sc in source.scenarios:
+        if sc.base is not None and sc.base not in known:
+            errors.append(_diag(texts, "E301", f"scenario `{sc.name}` starts from `{sc.base}`, "
+                                "which is no scenario of this file or of the files it includes", sc.span))
+    if errors:
+        raise RulesError(errors)
+    return attrs.evolve(source, scenarios=tuple(merged) + source.scenarios,
+                        texts=tuple((k, v) for k, v in texts.items() if k != source.path))
+
+
+def load_scenarios(path) -> ScenarioFile:
+    """Read a scenario file and the rules file it names; raise RulesError if either cannot be read or parsed."""
+    p = Path(path)
+    shown = str(path)
+    source = _read_scenarios(path)
+    text = source.text
     rules = p.parent / source.rules
     try:
         rules_data = rules.read_bytes()
@@ -294,11 +362,11 @@ class _Run(Expectations):
             self.start(sc.span)
         except RulesRuntimeError as err:  # a rule that fails where no statement expects it (listing the moves)
             where = stmt.span if stmt is not None else sc.span
-            text = (getattr(stmt, "text", "") or _text_of(self.file.source.text, where)) if stmt is not None else ""
+            text = (getattr(stmt, "text", "") or _text_of(self.file.texts.get(where.file, ''), where)) if stmt is not None else ""
             return Outcome(sc.name, sc.span, "failed", text, where, f"a rule could not be carried out: {_finding(err)}",
                            tuple(position(self.state)) if self.state is not None else (), checked=self.checked)
         except _Failed as f:
-            text = getattr(f.stmt, "text", "") or _text_of(self.file.source.text, f.stmt.span)
+            text = getattr(f.stmt, "text", "") or _text_of(self.file.texts.get(f.stmt.span.file, ''), f.stmt.span)
             return Outcome(sc.name, sc.span, "failed", text, f.stmt.span, f.found,
                            tuple(position(f.state, f.focus)) if f.state is not None else (), checked=self.checked)
         except _Error as e:

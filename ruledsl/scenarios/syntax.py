@@ -126,6 +126,16 @@ class Scenario:
     base: str | None
     stmts: tuple
     span: Span
+    options: tuple | None = None  # an included scenario: the settings of its own file (None: this file's)
+
+
+@_node
+class Include:
+    """``include "base.test.rules" except a, b``: another file's scenarios, run against this file's rules."""
+
+    path: str  # as written, relative to the including file
+    leave_out: tuple  # (name, Span) pairs
+    span: Span
 
 
 @_node
@@ -137,7 +147,9 @@ class ScenarioSource:
     rules: str  # the rules file named, as written
     rules_span: Span
     options: tuple  # Players / Seed / SetParam for every scenario
-    scenarios: tuple
+    scenarios: tuple  # the included files' scenarios first (ruledsl.scenarios.runner adds them), then its own
+    includes: tuple = ()  # Include nodes, as written
+    texts: tuple = ()  # (path, text) of every included file, for messages
 
 
 @functools.lru_cache(maxsize=1)
@@ -392,6 +404,12 @@ class _ScenarioBuilder(_Builder):
     def scenarios_for(self, meta, path):
         return (_unquote(path), self._tok(path))
 
+    @v_args(meta=True)
+    def sc_include(self, meta, children):
+        path, *names = children
+        return Include(_unquote(path), tuple((str(n), self._tok(n)) for n in names if n is not None),
+                       self._span(meta))
+
     def scenario_file(self, children):
         return children
 
@@ -435,7 +453,8 @@ def parse_scenarios(text: str, path: str = "<scenarios>") -> ScenarioSource:
             raise RulesError([_diag({path: text}, "E300", inner.message, inner.span)]) from None
         raise
     (rules, rules_span), *rest = items
-    options = tuple(i for i in rest if not isinstance(i, Scenario))
+    includes = tuple(i for i in rest if isinstance(i, Include))
+    options = tuple(i for i in rest if not isinstance(i, (Scenario, Include)))
     scenarios = tuple(i for i in rest if isinstance(i, Scenario))
     texts = {path: text}
     errors = []
@@ -445,8 +464,8 @@ def parse_scenarios(text: str, path: str = "<scenarios>") -> ScenarioSource:
             errors.append(_diag(texts, "E301", f"scenario `{sc.name}` is defined twice (first at line "
                                 f"{seen[sc.name].span.line})", sc.span))
         seen[sc.name] = sc
-    for sc in scenarios:
-        if sc.base is not None and sc.base not in seen:
+    for sc in scenarios:  # with an include, a base may be an included scenario: checked once they are read
+        if sc.base is not None and sc.base not in seen and not includes:
             errors.append(_diag(texts, "E301", f"scenario `{sc.name}` starts from `{sc.base}`, "
                                 "which is no scenario of this file", sc.span))
     for sc in scenarios:
@@ -459,4 +478,4 @@ def parse_scenarios(text: str, path: str = "<scenarios>") -> ScenarioSource:
             cur = seen[cur.base]
     if errors:
         raise RulesError(errors)
-    return ScenarioSource(path, text, rules, rules_span, options, scenarios)
+    return ScenarioSource(path, text, rules, rules_span, options, scenarios, includes)
