@@ -45,8 +45,8 @@ class RuledslEnv(AECEnv):
         self.render_mode = render_mode
         self.render_view = render_view
         self.metadata = dict(self.metadata, name=f"ruledsl {game.name}")
-        self.actions = ActionCodec(game.program, self.players)
-        self.observations = ObservationCodec(game.program, self.players)
+        self.actions = ActionCodec(game.program_for(self.players), self.players)
+        self.observations = ObservationCodec(game.program_for(self.players), self.players)
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         n = self.actions.num_actions

@@ -145,6 +145,8 @@ class Expressions:
                 return _const(statics[n]), T.ANY
             if n in m.enum_values:
                 return _const(m.enum_values[n][1]), T.enum(m.enum_values[n][0])
+            if n == "player_count" and m.players_fixed is not None:
+                return _const(m.players_fixed), T.INT
             return _const(self.params[n]), T.ANY
         b = m.bindings.get(e)
         if b is not None:

@@ -14,8 +14,13 @@ from .state import State
 class Game:
     """A compiled rules file with its parameters: the factory of states."""
 
-    def __init__(self, program: Program):
-        self.program = program
+    def __init__(self, program: Program, programs: dict | None = None):
+        self.program = program  # for the fewest players when sizes depend on the count (`programs`)
+        self.programs = programs or {}
+
+    def program_for(self, players: int) -> Program:
+        """The program a game of ``players`` players runs: its own when a size depends on the count."""
+        return self.programs.get(players, self.program)
 
     @property
     def name(self) -> str:
@@ -37,8 +42,8 @@ class Game:
     def new_game(self, players: int | None = None, seed: int = 0, _diagnose: bool = True) -> "State":
         """A new game for ``players`` players (the fewest allowed if None), run to its first decision.
         A setup that fails for this player count but not for others raises ParameterError (dealing.py)."""
-        p = self.program
         n = self.player_count(players)
+        p = self.program_for(n)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ParameterError(f"the seed must be a whole number, not {seed!r}")
         s = State.__new__(State)
