@@ -81,3 +81,11 @@ def test_a_parameter_cannot_depend_on_the_player_count():
 def test_a_size_condition_must_be_true_or_false():
     assert [e[:3] for e in errors("zone t: track(if 3 then 1 else 2)\n")] == [
         ("E202", 7, "the condition of `if` is true or false")]
+
+
+def test_verify_checks_every_player_count_of_a_game_sized_by_it():
+    from ruledsl.verify.session import run
+
+    report = run(ruledsl.load(HANDS), players=[3, 5], seconds=None, examples=2, states=300)
+    assert report.failure is None
+    assert {sp.players for sp in report.spaces} == {3, 5}
