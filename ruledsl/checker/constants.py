@@ -53,6 +53,19 @@ class Constants:
                 return self._const(m.defines[node.name].body)
             finally:
                 self._defines_open = outer
+        if isinstance(node, A.Index) and isinstance(node.obj, A.Name) and node.obj.name in m.tables \
+                and len(node.indices) == 1:
+            table = m.tables[node.obj.name]
+            dim, key_node = table.dims[0], node.indices[0]
+            if dim[0] == "enum" and isinstance(key_node, A.Name) and key_node.name in m.enums[dim[1]].values:
+                return table.values[m.enums[dim[1]].values.index(key_node.name)]
+            key = self._const(key_node)
+            if key is None or dim[0] != "range" or len(dim) > 3:
+                return None
+            if not isinstance(key, int) or isinstance(key, bool) or not dim[1] <= key <= dim[2]:
+                self.error("E205", f"`{table.name}[{key}]` is outside the table's index {dim[1]}..{dim[2]}", node)
+                return None
+            return table.values[key - dim[1]]
         if isinstance(node, A.IfExpr) and self._n is not None:
             cond = self._const(node.cond)
             if cond is None:
@@ -108,22 +121,22 @@ class Constants:
             first = self._const(node)
             if not self._read_players or first is None:
                 return check(first, None), None
-            report, values = self.error, {}
+            values = {}
             for n in counts:
                 self._n = n
-                self.error = _muted  # the same reasons for another count were given for the first
-                try:
-                    value = self._const(node) if n != counts[0] else first
-                finally:
-                    self.error = report
+                told = len(self.errors)
+                value = self._const(node) if n != counts[0] else first
+                _drop_repeats(self.errors, told)  # a reason given for an earlier count is not told again
                 values[n] = check(value, n)
             return values[counts[0]], values
         finally:
             self._n, self._read_players = saved
 
 
-def _muted(*_args, **_kwargs) -> None:
-    return None
+def _drop_repeats(errors: list, start: int) -> None:
+    """Remove the errors from ``start`` on that repeat one told before it."""
+    seen = {(d.code, d.message, d.span) for d in errors[:start]}
+    errors[start:] = [d for d in errors[start:] if (d.code, d.message, d.span) not in seen]
 
 
 def _is_number(v) -> bool:

@@ -19,6 +19,7 @@ from ..language.errors import ParameterError
 from ..language.parse import keywords
 from . import types as T
 from .constants import Constants
+from .tables import TableInfo, Tables
 from .limits import MAX_PLAYERS, MAX_SLOTS, MAX_VALUES, MAX_ZONES
 
 ZONE_SHAPES = ("pile", "row", "track")
@@ -142,6 +143,9 @@ class Model:
     bindings: dict = attrs.Factory(dict)  # Name / binding node -> Binding
     grown: dict = attrs.Factory(dict)  # zone or variable family with a growing index -> its "#F" flags
     member_refs: dict = attrs.Factory(dict)  # `F[...].m` Attr node -> the member family "F.m"
+    tables: dict = attrs.Factory(dict)  # table name -> TableInfo
+    copies: dict = attrs.Factory(dict)  # DeckCopies with a count worked out at setup -> its copies
+    copies_by: dict = attrs.Factory(dict)  # ... whose count depends on the player count -> {count: copies}
     kinds_in_play: set = attrs.Factory(set)  # kinds some `cards ... in` declaration puts in the game
     card_count: int = 0  # the number of cards in the game, known once the compiler expands the decks
 
@@ -150,7 +154,8 @@ class Model:
     @property
     def by_players(self) -> bool:
         """Some size depends on the player count: each count is compiled on its own (`for_players`)."""
-        return any(z.sizes or z.dims_by for z in self.zones.values()) or any(v.dims_by for v in self.vars.values())
+        return (any(z.sizes or z.dims_by for z in self.zones.values()) or any(v.dims_by for v in self.vars.values())
+                or bool(self.copies_by))
 
     def for_players(self, n: int) -> "Model":
         """This model with every size worked out for ``n`` players (a shallow copy: the bodies are shared)."""
@@ -159,7 +164,12 @@ class Model:
                  for name, z in self.zones.items()}
         var_table = {name: attrs.evolve(v, dims=list(v.dims_by[n])) if v.dims_by else v
                      for name, v in self.vars.items()}
-        return attrs.evolve(self, zones=zones, vars=var_table, players_fixed=n)
+        copies = {**self.copies, **{d: by[n] for d, by in self.copies_by.items()}}
+        return attrs.evolve(self, zones=zones, vars=var_table, copies=copies, copies_by={}, players_fixed=n)
+
+    def copies_of(self, d) -> int:
+        """The copies of `N * deck` (N a number, or worked out at setup)."""
+        return self.copies.get(d, d.copies)
 
     def dim_size(self, dim: tuple) -> int:
         if dim[0] == "player":
@@ -180,7 +190,7 @@ def _suggest(name: str, candidates) -> str | None:
 SEATS_OUT = "#out"
 
 
-class Declarations(Constants):
+class Declarations(Constants, Tables):
     """Reading declarations into the model's tables (a part of the checker; needs ``model``,
     ``assembly`` and ``error``)."""
 
@@ -237,6 +247,8 @@ class Declarations(Constants):
             m.params[item.name] = ParamInfo(item.name, None, T.ANY, item.doc, item)
         elif isinstance(item, A.DefineDef):
             m.defines[item.name] = item
+        elif isinstance(item, A.TableDef):
+            m.tables[item.name] = TableInfo(item.name, [BAD_DIM], [None], T.ANY, item)
         elif isinstance(item, A.ProcedureDef):
             m.procedures[item.name] = item
         elif isinstance(item, A.TriggerDef):
@@ -257,7 +269,7 @@ class Declarations(Constants):
                                enum.node, "give enumeration values distinct names")
                 m.enum_values.setdefault(value, (enum.name, i))
         tables = [("enum", m.enums), ("kind", m.kinds), ("deck", m.decks), ("zone", m.zones), ("var", m.vars),
-                  ("param", m.params), ("define", m.defines), ("procedure", m.procedures)]
+                  ("param", m.params), ("table", m.tables), ("define", m.defines), ("procedure", m.procedures)]
         owner: dict[str, str] = {}
         for what, table in tables:
             for name, info in table.items():
@@ -461,6 +473,8 @@ class Declarations(Constants):
                 m.vars["#" + zone.name] = VarInfo("#" + zone.name, zone.dims, T.BOOL, None, item, dims_by=zone.dims_by)
                 if zone.shape == "track":
                     self.error("E209", "a growing zone family cannot be a track", item, "use a row or a pile")
+        elif isinstance(item, A.TableDef) and m.tables.get(item.name) and m.tables[item.name].node is item:
+            self._declare_table(item)
         elif isinstance(item, A.VarDef) and m.vars.get(item.name) and m.vars[item.name].node is item:
             var = m.vars[item.name]
             var.dims = self._dims(item.index)

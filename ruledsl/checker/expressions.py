@@ -151,6 +151,10 @@ class ExpressionChecks:
                 var = m.vars[name]
                 self.indices(var.dims, e.indices, scope, e, name)
                 return var.type
+            if name in m.tables:
+                table = m.tables[name]
+                self.indices(table.dims, e.indices, scope, e, name)
+                return table.type
             self.error("E200", f"unknown zone or variable `{name}`", e.obj, _suggest(name, list(m.zones) + list(m.vars)))
             for i in e.indices:
                 self.expr(i, scope, pure)
@@ -295,7 +299,7 @@ class ExpressionChecks:
                 return T.enum(m.enum_values[n][0])
             if n in m.params:
                 return m.params[n].type
-            self.error("E200", f"unknown name `{n}` (here only attributes, enum values and parameters can be used)",
+            self.error("E200", f"unknown name `{n}` (here only attributes, enum values, parameters and tables can be used)",
                        e, _suggest(n, list(scope) + list(m.enum_values) + list(m.params)))
             return T.ANY
         if n in T.SPECIAL_NAMES:
@@ -317,6 +321,10 @@ class ExpressionChecks:
             return self._define_type(d)
         if n in m.enum_values:
             return T.enum(m.enum_values[n][0])
+        if n in m.tables:
+            dim = _dim_word(m.tables[n].dims[0])
+            self.error("E205", f"`{n}` is a table: it has one value per {dim}; say which", e, f"write {n}[{dim}]")
+            return m.tables[n].type
         if n in m.enums:
             return T.enum_type(n)
         if n in m.kinds:

@@ -74,6 +74,8 @@ class Expressions:
                 return obj, T.INT
             column = self.name_for(self.card_attrs[name], "a_" + name + "_")
             return self.gen(f"{column}[{self.src(obj)}]"), m.attributes[name]
+        if isinstance(e, A.Index) and e.obj.name in m.tables:
+            return self.table_lookup(m.tables[e.obj.name], e, statics)
         if isinstance(e, A.Index):
             name = e.obj.name
             if name in m.zones:
@@ -325,6 +327,16 @@ class Expressions:
     def zone_ref(self, ref: A.ZoneRef):
         name = ref.name if ref.member is None else f"{ref.name}.{ref.member}"
         return self.zone_index(name, ref.indices, ref.span)
+
+    def table_lookup(self, table, e: A.Index, statics):
+        """`points[c.rank]`: a value of a table of constants, its index checked."""
+        dims = table.dims
+        fn = self.expr(e.indices[0], statics=statics)[0]
+        idx = self.index_checks(dims, [len(table.values)], [fn], table.name, e.span)
+        if getattr(idx, "constant", False):
+            return _const(table.values[idx(None, None)]), table.type
+        values = self.name_for(tuple(table.values), "t_" + table.name + "_")
+        return self.gen(f"{values}[{self.src(idx)}]"), table.type
 
     def var_read(self, name, indices, span):
         base, sizes, dims = self.var_families[name]

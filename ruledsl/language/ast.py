@@ -473,6 +473,7 @@ class DeckSum(DeckExpr):
 class DeckCopies(DeckExpr):
     copies: int
     term: DeckExpr
+    count: Optional[Expr] = None  # copies worked out at setup (a parameter, `player_count`): `copies` is 1 then
 
 
 @node
@@ -542,6 +543,20 @@ class VarDef(Decl):
     init: Optional[Expr]
     visibility: Optional[str] = None  # public (None), owner or hidden
     shown: bool = True  # False: `unshown`, bookkeeping the table (play, view) leaves out
+
+
+@node
+class TableEntry(Node):
+    low: Optional[Expr]  # the key, or the first key of `LOW..HIGH`; None for `else`
+    high: Optional[Expr]  # the last key of a range, else None
+    value: Expr
+
+
+@node
+class TableDef(Decl):
+    name: str
+    index: "IndexDomain"
+    entries: tuple
 
 
 @node

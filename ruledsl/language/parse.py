@@ -14,6 +14,7 @@ from lark import Transformer, v_args
 
 from . import ast as A
 from . import diskcache, setmoves, togethersets, windows
+from .builders import LaterBuilders
 from .errors import Diagnostic, RulesError, Span, source_line
 from .sizes import size_errors
 
@@ -275,7 +276,7 @@ def _unquote(token) -> str:
     return raw.encode("utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8") if "\\" in raw else raw
 
 
-class _Builder(Transformer):
+class _Builder(LaterBuilders, Transformer):
     """Lark tree to frozen AST nodes, each with its span."""
 
     def __init__(self, path: str):
@@ -651,10 +652,6 @@ class _Builder(Transformer):
     @v_args(meta=True, inline=True)
     def deck_sum(self, meta, left, right):
         return A.DeckSum(left, right, span=self._span(meta))
-
-    @v_args(meta=True, inline=True)
-    def deck_copies(self, meta, copies, term):
-        return A.DeckCopies(int(copies), term, span=self._span(meta))
 
     @v_args(meta=True)
     def deck_card(self, meta, children):
