@@ -181,6 +181,8 @@ class StatementChecks:
                                    f"`{p.name} in mode`" if elem == T.STR else None)
                         elem = T.ANY
                     inner[p.name] = self.bind(Binding(p.name, elem), p)
+                    if p.label is not None:
+                        self._move_label(p, elem)
                 if o.where is not None:
                     self.expect(self.expr(o.where, inner, pure=True), T.BOOL, o.where, "a move's condition")
                 with self.guards.assuming(o.where):

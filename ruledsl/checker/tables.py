@@ -4,11 +4,15 @@ A table names one constant value for each value of its index: an enum, a
 range of numbers, or a card attribute (its range, where keys may be the
 attribute's labels, or its enum). Every index value gets a value, or `else`
 gives the rest. The values are worked out when the rules are loaded; a use
-`points[c.rank]` is a lookup. :class:`Tables` is a part of the checker (it needs
-``model``, ``error``, ``_const`` and ``_dims``).
+`points[c.rank]` is a lookup. A move's number may be shown by such names
+(`move ask(r in 1..13 as rank)`, `as "{n} tricks"`): `_move_label`. :class:`Tables`
+is a part of the checker (it needs ``model``, ``error``, ``_const`` and ``_dims``).
 """
 
 from __future__ import annotations
+
+import difflib
+import re
 
 import attrs
 
@@ -158,3 +162,49 @@ class Tables:
         if value is None:
             return None, T.ANY
         return value, T.BOOL if isinstance(value, bool) else T.INT if isinstance(value, int) else T.STR
+
+    def _move_label(self, p: A.OptionParam, elem: str) -> None:
+        """`move bid(n in 1..5 as "{n} tricks")`, `ask(r in 1..13 as rank)`: how the number is shown."""
+        m = self.model
+        label = p.label
+        if elem not in (T.INT, T.ANY):
+            self.error("E202", f"`as` gives a number its label; `{p.name}` is {T.describe(elem)}, which moves "
+                               "show by its own name", label)
+            return
+        if isinstance(label, A.StrLit):
+            fields = re.findall(r"\{([^{}]*)\}", label.value)
+            others = [f for f in fields if f != p.name]
+            if others:
+                self.error("E201", f"the label names `{others[0]}`; only the move's number `{p.name}` can be shown",
+                           label, f"write {{{p.name}}} where the number goes")
+            elif not fields:
+                self.error("E202", f'the label "{label.value}" does not show the number', label,
+                           f'write {{{p.name}}} where it goes, as in "{{{p.name}}} tricks"')
+            else:
+                m.move_labels[p] = (label.value, p.name)
+            return
+        name = label.name
+        if name in m.tables:
+            table = m.tables[name]
+            if table.dims[0][0] != "range" or table.type not in (T.STR, T.ANY):
+                what = "runs over an enum" if table.dims[0][0] == "enum" else f"gives {T.describe(table.type)}"
+                self.error("E202", f"table `{name}` {what}; the labels of a number are strings by number", label,
+                           f'as in `table {name}[1..3] = {{ 1: "one", 2: "two", 3: "three" }}`')
+                return
+            low = table.dims[0][1]
+            m.move_labels[p] = {low + i: v for i, v in enumerate(table.values) if isinstance(v, str)}
+            return
+        if name in m.attributes:
+            labels = {}
+            for kind in m.kinds.values():
+                if name in kind.attributes:
+                    labels.update(kind.attributes[name].labels)
+            if not labels:
+                self.error("E202", f"attribute `{name}` has no labels to show", label,
+                           f'give them in its kind, as in `{name}: 1..13 named {{ 1 "A", 13 "K" }}`')
+                return
+            m.move_labels[p] = labels
+            return
+        close = difflib.get_close_matches(name, list(m.tables) + list(m.attributes), n=1, cutoff=0.6)
+        self.error("E200", f"unknown label `{name}`: `as` takes a card attribute with labels, a table of "
+                           "strings or a text", label, f"did you mean `{close[0]}`?" if close else None)

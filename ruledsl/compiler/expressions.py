@@ -415,7 +415,9 @@ class Expressions:
             key = condition_key(self, o.where, self._binding(o.params[0], o.params[0].name))
         elif not o.params and where is not None:
             card_slot, key = card_local(self, o.where) or (None, None)
-        return Option(o.name, params, where, len(self.code), kinds, o.span, key, card_slot)
+        labels = [self.m.move_labels.get(p) for p in o.params]
+        return Option(o.name, params, where, len(self.code), kinds, o.span, key, card_slot,
+                      labels if any(x is not None for x in labels) else [])
 
     def _most_values(self, fn, t) -> int:
         """The most values a move parameter's domain can hold: known for constants (ranges, sets, enums),

@@ -305,6 +305,7 @@ class Turns(Stmt):
 class OptionParam(Node):
     name: str
     domain: Expr
+    label: Optional[Expr] = None  # `as NAME` (a Name) or `as "{n} tricks"` (a StrLit): how a number is shown
 
 
 @node

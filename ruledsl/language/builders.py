@@ -1,4 +1,4 @@
-"""The tree builder's methods for tables of constants and copies worked out at setup.
+"""The tree builder's methods for tables of constants, copies worked out at setup and labelled moves.
 
 A part of :class:`ruledsl.language.parse._Builder` (a mixin), kept apart so
 that parse.py stays one concept: the core statements and expressions.
@@ -11,8 +11,14 @@ from lark import v_args
 from . import ast as A
 
 
+def _unquote(token) -> str:
+    """A STRING token's text without its quotes, escapes read."""
+    raw = str(token)[1:-1]
+    return raw.encode("utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8") if "\\" in raw else raw
+
+
 class LaterBuilders:
-    """Builder methods for `table`, deck copies from an expression (needs ``_span``)."""
+    """Builder methods for `table`, deck copies from an expression, labelled move parameters (needs ``_span``)."""
 
     @v_args(meta=True, inline=True)
     def table_def(self, meta, name, index, *entries):
@@ -33,6 +39,13 @@ class LaterBuilders:
 
     def key_else(self, _children):
         return None, None
+
+    @v_args(meta=True, inline=True)
+    def option_param(self, meta, name, domain, label=None):
+        if label is not None:
+            label = (A.StrLit(_unquote(label), span=self._tok(label)) if label.type == "STRING"
+                     else A.Name(str(label), span=self._tok(label)))
+        return A.OptionParam(str(name), domain, label, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def deck_copies(self, meta, copies, term):

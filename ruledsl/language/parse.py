@@ -14,7 +14,7 @@ from lark import Transformer, v_args
 
 from . import ast as A
 from . import diskcache, setmoves, togethersets, windows
-from .builders import LaterBuilders
+from .builders import LaterBuilders, _unquote
 from .errors import Diagnostic, RulesError, Span, source_line
 from .sizes import size_errors
 
@@ -269,11 +269,6 @@ def _split_member(parts) -> tuple:
     if parts and isinstance(parts[-1], lark.Token):
         return tuple(parts[:-1]), str(parts[-1])
     return tuple(parts), None
-
-
-def _unquote(token) -> str:
-    raw = str(token)[1:-1]
-    return raw.encode("utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8") if "\\" in raw else raw
 
 
 class _Builder(LaterBuilders, Transformer):
@@ -535,10 +530,6 @@ class _Builder(LaterBuilders, Transformer):
 
     def option_params(self, children):
         return tuple(children)
-
-    @v_args(meta=True, inline=True)
-    def option_param(self, meta, name, domain):
-        return A.OptionParam(str(name), domain, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def reveal_stmt(self, meta, what, to, body):
