@@ -87,6 +87,8 @@ class StatementChecks:
             if self.zone_ref(s.zone, scope) == T.TRACK:
                 self.error("E202", "`reverse` turns a pile or a row over; a track's cards keep their slots", s.zone,
                            "move the cards of a track slot by slot with `put ... at SLOT`")
+        elif isinstance(s, A.Swap):
+            self._swap(s, scope)
         elif isinstance(s, A.If):
             saved = self.guards.known
             for cond, body in s.branches:
@@ -340,6 +342,24 @@ class StatementChecks:
                 if isinstance(value, int) and not 1 <= value <= dim[2]:
                     self.error("E215", f"`{name}` has members 1 to {dim[2]} at most, so member {value} never exists",
                                expr, f"use the number `new {family} as i` gives, or `for i in members({family})`")
+
+    def _swap(self, s: A.Swap, scope: dict) -> None:
+        """`swap a with b`: two piles or rows, or two tracks of one size."""
+        kinds = [self.zone_ref(ref, scope) for ref in (s.first, s.second)]
+        if T.ANY in kinds:
+            return
+        if kinds[0] != kinds[1]:
+            track, other = (s.first, s.second) if kinds[0] == T.TRACK else (s.second, s.first)
+            self.error("E202", f"`swap` exchanges two piles or rows, or two tracks; `{track.name}` is a track and "
+                               f"`{other.name}` is not", s,
+                       "a track's cards keep their slots: move them one by one with `put ... at SLOT`")
+            return
+        if kinds[0] == T.TRACK:
+            a, b = (self.model.zones.get(ref.name) for ref in (s.first, s.second))
+            sizes = [z.sizes or {None: z.size} for z in (a, b)]
+            if sizes[0] != sizes[1]:
+                self.error("E202", f"`swap` exchanges tracks slot by slot; `{a.name}` and `{b.name}` have "
+                                   "different numbers of slots", s)
 
     def _choosers(self, s: A.Choose, scope: dict) -> dict:
         """`choose NAME by each p in DOMAIN`: binds ``p``, one of the players who choose together."""

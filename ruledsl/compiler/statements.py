@@ -155,6 +155,8 @@ class Statements:
                 return zone_bit[z]
 
             self.emit(EFFECT, reverse_zone, span=span)
+        elif isinstance(s, A.Swap):
+            self.emit(EFFECT, swap_fn(self, s), span=span)
         elif isinstance(s, A.Gather):
             zf = self.zone_ref(s.zone)
 
@@ -341,3 +343,33 @@ class Statements:
             return changed
 
         return put_lines(self, put, cards, source, target, at, under, single, bury, span)
+
+
+def swap_fn(c, s: A.Swap):
+    """`swap a with b`: the effect that exchanges the cards of two zones (of two tracks, slot by slot)."""
+    fa, fb = c.zone_ref(s.first), c.zone_ref(s.second)
+    zones, zone_bit, place_bit = c.zone_list, c.zone_bit, c.place_bit
+
+    def swap_zones(st, L):
+        a, b = fa(st, L), fb(st, L)
+        if a == b:
+            return 0
+        if not zones[a].places:
+            za, zb, loc = st.zones[a], st.zones[b], st.loc
+            za[:], zb[:] = zb[:], za[:]
+            for card in za:
+                loc[card] = a
+            for card in zb:
+                loc[card] = b
+            return zone_bit[a] | zone_bit[b]
+        places, loc, changed = st.places, st.loc, 0
+        for pa, pb in zip(zones[a].places, zones[b].places):
+            if pa != pb:  # a slot two tracks share keeps its card
+                places[pa], places[pb] = places[pb], places[pa]
+                for p in (pa, pb):
+                    if places[p] >= 0:
+                        loc[places[p]] = -p - 1
+                changed |= place_bit[pa] | place_bit[pb]
+        return changed
+
+    return swap_zones

@@ -271,6 +271,14 @@ class Reverse(Stmt):
 
 
 @node
+class Swap(Stmt):
+    """`swap a with b`: the cards of two zones change places (a track's slot by slot)."""
+
+    first: "ZoneRef"
+    second: "ZoneRef"
+
+
+@node
 class NextTurn(Stmt):
     """``next turn p``, inside `turns`: p moves after this turn, not the next player in seat order."""
 
