@@ -18,6 +18,7 @@ from . import types as T
 from .declare import SEATS_OUT, Binding, Declarations, Model, VarInfo, _suggest
 from .expressions import ExpressionChecks
 from .guards import Guards
+from .procedures import ProcedureChecks
 from .statements import StatementChecks
 from .treewalk import _child_blocks
 
@@ -35,7 +36,7 @@ def check(assembly: Assembly, params: dict | None = None) -> Model:
     return model
 
 
-class _Checker(Declarations, StatementChecks, ExpressionChecks):
+class _Checker(Declarations, StatementChecks, ExpressionChecks, ProcedureChecks):
     def __init__(self, assembly: Assembly):
         self.assembly = assembly
         self.model = Model(texts=assembly.texts)
@@ -127,7 +128,10 @@ class _Checker(Declarations, StatementChecks, ExpressionChecks):
         for p in m.procedures.values():
             self._owner = p.name
             scope = {name: self.bind(Binding(name, T.ANY), p) for name in p.params}
+            self._returns = []
             self.block(p.body, scope, in_trigger=False)
+            self._returns = None
+            self.check_ends(p)
         self._owner = None
         for t in m.triggers:
             scope = self.binder(t.var, t.domain, t)

@@ -144,6 +144,7 @@ class Model:
     grown: dict = attrs.Factory(dict)  # zone or variable family with a growing index -> its "#F" flags
     member_refs: dict = attrs.Factory(dict)  # `F[...].m` Attr node -> the member family "F.m"
     tables: dict = attrs.Factory(dict)  # table name -> TableInfo
+    results: dict = attrs.Factory(dict)  # a Call of a procedure that gives a result -> the result's type
     move_labels: dict = attrs.Factory(dict)  # OptionParam with `as` -> {number: label} or (template, name)
     copies: dict = attrs.Factory(dict)  # DeckCopies with a count worked out at setup -> its copies
     copies_by: dict = attrs.Factory(dict)  # ... whose count depends on the player count -> {count: copies}

@@ -82,6 +82,9 @@ class ExpressionChecks:
             zone = self.model.zones[full]
             self.indices(zone.dims, ref.indices, scope, ref, ref.name)
             return zone.type
+        bound = self.zone_param(ref, scope)
+        if bound is not None:
+            return bound
         zone = self.model.zones.get(ref.name)
         if zone is None:
             self.error("E200", f"unknown zone `{ref.name}`", ref, _suggest(ref.name, self.model.zones))
@@ -362,6 +365,12 @@ class ExpressionChecks:
         m = self.model
         if e.name == "members" and e.name not in m.defines:
             return self._members_call(e, scope, pure)
+        if e.name in m.procedures and e.name not in m.defines:
+            for a in e.args:
+                self.expr(a, scope, pure, static)
+            self.error("E206", f"`{e.name}` is a procedure: its result is taken by `let x = {e.name}(...)` or "
+                               f"`x = {e.name}(...)`, not inside an expression", e)
+            return T.ANY
         args = [self.expr(a, scope, pure, static) for a in e.args]
         if e.name in m.defines:
             d = m.defines[e.name]

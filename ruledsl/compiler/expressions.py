@@ -81,6 +81,8 @@ class Expressions:
             if name in m.zones:
                 return self.zone_index(name, e.indices, e.span), m.zones[name].type
             return self.var_read(name, e.indices, e.span), m.vars[name].type
+        if isinstance(e, A.Call) and e in self.result_slots:
+            return _local(self.result_slots[e]), m.results.get(e, T.ANY)
         if isinstance(e, A.Call):
             return self.call(e, statics)
         if isinstance(e, A.Aggregate):
@@ -325,6 +327,9 @@ class Expressions:
         return self.gen(f"({base} + {self.src(idx)})")
 
     def zone_ref(self, ref: A.ZoneRef):
+        b = self.m.bindings.get(ref)
+        if b is not None:  # a zone given to a procedure, or bound by `let`
+            return self.env[b][0] if b in self.env else _local(self.slot(b))
         name = ref.name if ref.member is None else f"{ref.name}.{ref.member}"
         return self.zone_index(name, ref.indices, ref.span)
 

@@ -57,6 +57,11 @@ class Statements:
     def stmt(self, s) -> None:
         m = self.m
         span = s.span
+        if isinstance(s, (A.Assign, A.Let)) and isinstance(s.value, A.Call) and s.value in m.results:
+            slot = self.local_count  # the procedure's result, read by the assignment below
+            self.local_count += 1
+            self.call_proc(m.procedures[s.value.name], s.value.args, slot)
+            self.result_slots[s.value] = slot
         if isinstance(s, A.Assign):
             value = self.within_limits(*self.expr(s.value), span)
             b = m.bindings.get(s)
@@ -269,20 +274,40 @@ class Statements:
         elif isinstance(s, A.EndGame):
             self.emit(HALT, span=span)
         elif isinstance(s, A.CallStmt):
-            proc = m.procedures[s.name]
-            for pname, arg in zip(proc.params, s.args):
-                b = self._binding(proc, pname)
-                slot = self.slot(b)
-                value, t = self.expr(arg)
-                self.env[b] = (_local(slot), t)
+            self.call_proc(m.procedures[s.name], s.args)
+        elif isinstance(s, A.Return):
+            slot, jumps = self.returns[-1]
+            if slot is not None:
+                value = self.within_limits(*self.expr(s.value), span)
 
-                def bind_arg(st, L, slot=slot, value=value):
+                def give(st, L, slot=slot, value=value):
                     L[slot] = value(st, L)
 
-                self.emit(SET, set_local_src(bind_arg, slot, value), span=arg.span)
-            self.block(proc.body)
+                self.emit(SET, set_local_src(give, slot, value), span=span)
+            jumps.append(self.emit(JUMP, None, span=span))
         else:
             raise AssertionError(f"cannot compile {type(s).__name__}")
+
+    def call_proc(self, proc, args, result: int | None = None) -> None:
+        """A procedure written out at its call: its arguments computed once, a `return` writing
+        ``result`` (a local slot, or None when the result is not taken) and leaving the body."""
+        for pname, arg in zip(proc.params, args):
+            b = self._binding(proc, pname)
+            slot = self.slot(b)
+            value, t = self.expr(arg)
+            self.env[b] = (_local(slot), t)
+
+            def bind_arg(st, L, slot=slot, value=value):
+                L[slot] = value(st, L)
+
+            self.emit(SET, set_local_src(bind_arg, slot, value), span=arg.span)
+        self.returns.append((result, []))
+        try:
+            self.block(proc.body)
+        finally:
+            _, jumps = self.returns.pop()
+        for j in jumps:
+            self.code[j][1] = len(self.code)
 
     def put(self, s: A.Put):
         cards, t = self.expr(s.cards)

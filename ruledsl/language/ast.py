@@ -271,6 +271,13 @@ class Reverse(Stmt):
 
 
 @node
+class Return(Stmt):
+    """`return EXPR`: the result of the procedure it stands in."""
+
+    value: Expr
+
+
+@node
 class Swap(Stmt):
     """`swap a with b`: the cards of two zones change places (a track's slot by slot)."""
 

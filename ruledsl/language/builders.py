@@ -48,6 +48,10 @@ class LaterBuilders:
         return A.OptionParam(str(name), domain, label, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
+    def return_stmt(self, meta, value):
+        return A.Return(value, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
     def swap_stmt(self, meta, first, second):
         return A.Swap(first, second, span=self._span(meta))
 

@@ -44,7 +44,7 @@ def parser() -> lark.Lark:
 RESERVED = frozenset("""
     and or not in if then else true false none each for where let put into under at deal from
     shuffle gather repeat times while turns until choose by move reveal to end once new as remove has
-    best break continue leave rejoin setup lowest highest show tell of final announce reverse swap with
+    best break continue leave rejoin setup lowest highest show tell of final announce reverse swap with return
 """.split())
 
 
