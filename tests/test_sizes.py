@@ -89,3 +89,21 @@ def test_verify_checks_every_player_count_of_a_game_sized_by_it():
     report = run(ruledsl.load(HANDS), players=[3, 5], seconds=None, examples=2, states=300)
     assert report.failure is None
     assert {sp.players for sp in report.spaces} == {3, 5}
+
+
+def test_the_viewer_lays_out_the_slots_of_the_count_played():
+    from ruledsl.desk.viewer import table_layout
+
+    game = ruledsl.load(HANDS)
+    for players, slots in ((3, 5), (4, 4)):
+        hands = [z for z in table_layout(game, players)["zones"] if z["family"] == "hand"]
+        assert len(hands) == players and {z["slots"] for z in hands} == {slots}
+
+
+def test_explain_says_the_slots_for_each_count():
+    from click.testing import CliRunner
+
+    from ruledsl.cli import main
+
+    out = CliRunner().invoke(main, ["explain", str(HANDS)]).output
+    assert "a track of 5 spaces with 2 to 3 players, 4 with 4 to 5" in out
