@@ -119,3 +119,13 @@ def test_a_result_inside_an_expression():
 
 def test_the_result_type_is_checked_where_it_is_taken():
     assert [e[:2] for e in errors("procedure f(n) { return n > 1 }\nflow { v = f(1) }\n")] == [("E202", 10)]
+
+
+def test_verify_holds_across_zone_parameters_and_results():
+    from pathlib import Path
+
+    from ruledsl.verify.session import run
+
+    game = ruledsl.load(Path(__file__).parent / "data" / "refill.rules")
+    report = run(game, players=[2], seconds=None, examples=3, states=400)
+    assert report.failure is None

@@ -146,3 +146,10 @@ def test_copies_that_read_a_variable():
 
 def test_a_table_and_a_variable_of_one_name():
     assert messages("table x[1..2] = { else: 0 }\n") == [("E204", 7, "`x` is defined twice (first at line 6)")]
+
+
+def test_verify_holds_for_one_pack_and_for_two():
+    from ruledsl.verify.session import run
+
+    report = run(ruledsl.load(POINTS), players=[2, 5], seconds=None, examples=3, states=400)
+    assert report.failure is None and {sp.players for sp in report.spaces} == {2, 5}
