@@ -153,3 +153,10 @@ def test_verify_holds_for_one_pack_and_for_two():
 
     report = run(ruledsl.load(POINTS), players=[2, 5], seconds=None, examples=3, states=400)
     assert report.failure is None and {sp.players for sp in report.spaces} == {2, 5}
+
+
+def test_copies_from_a_parameter_follow_its_value():
+    text = BASE.replace("cards standard52 in deck\n", "param packs = 2 in 1..3\ncards packs * standard52 in deck\n")
+    text += "flow { end game }\n"
+    assert ruledsl.loads(text).new_game(2).program.card_count == 104
+    assert ruledsl.loads(text, params={"packs": 3}).new_game(2).program.card_count == 156
