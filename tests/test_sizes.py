@@ -107,3 +107,13 @@ def test_explain_says_the_slots_for_each_count():
 
     out = CliRunner().invoke(main, ["explain", str(HANDS)]).output
     assert "a track of 5 spaces with 2 to 3 players, 4 with 4 to 5" in out
+
+
+def test_the_learning_environments_take_the_table_of_the_count_played():
+    from pettingzoo.test import api_test
+
+    from ruledsl.adapters.pettingzoo import env
+
+    api_test(env(str(HANDS), players=4), num_cycles=60)
+    places = {n: env(str(HANDS), players=n).observations.program.place_count for n in (2, 4)}
+    assert places == {2: 5 * 5, 4: 5 * 4}  # five seats' hands: 5 slots each, or 4
