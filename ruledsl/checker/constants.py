@@ -35,7 +35,11 @@ class Constants:
         if isinstance(node, A.Name) and node.name in m.params:
             info = m.params[node.name]
             if info.value is None and info.node.value is not node:
-                info.value = self._const(info.node.value)
+                saved, self._n = self._n, None  # a parameter is the same for every player count
+                try:
+                    info.value = self._const(info.node.value)
+                finally:
+                    self._n = saved
             return info.value
         if isinstance(node, A.Name) and node.name == "player_count":
             if self._n is None:
@@ -100,12 +104,15 @@ class Constants:
             if a is None or b is None:
                 return None  # the part that is not a constant has been reported; no knock-on error
         hint = None
-        if self._n is not None:
+        unknown = isinstance(node, A.Name) and not (node.name in m.vars or node.name in m.zones
+                                                    or node.name in m.defines or node.name == "current")
+        if self._n is not None and not unknown:
             what = _what(node, m)
             hint = (f"{what} is part of the state; a size is worked out once, when a game is set up, from "
                     "numbers, parameters, `player_count` and defines of those")
         elif isinstance(node, A.Name):
-            hint = _suggest(node.name, m.params) or f"`{node.name}` is not a parameter"
+            hint = (_suggest(node.name, list(m.params) + (list(m.defines) if self._n is not None else []))
+                    or f"`{node.name}` is not a parameter")
         self.error("E213", "a constant is needed here: a number, true/false, a string or a parameter", node, hint)
         return None
 
