@@ -171,7 +171,7 @@ def test_a_new_game_starts_alike_after_other_games_were_played(path):
                 break
             legal = state.legal_moves()
             state._apply(legal[rng.randrange(len(legal))])
-    zones, loc = game._start
+    zones, loc = game._starts[id(game.program)]
     for zid, ids in game.program.initial:
         assert all(loc[c] == zid and c in zones[zid] for c in ids)
     fresh = Game(game.program)

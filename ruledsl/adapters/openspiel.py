@@ -88,9 +88,9 @@ class _Setup:
             raise ParameterError("an OpenSpiel ruledsl game needs path=<rules file>")
         self.params_text = str(params.get("params", ""))
         self.rules = load(path, params=parse_params(self.params_text))
-        program = self.rules.program
         self.path = path
         self.players = self.rules.player_count(int(params.get("players", 0)) or None)
+        program = self.rules.program_for(self.players)
         self.seeds = int(params.get("seeds", DEFAULT_SEEDS))
         if self.seeds < 1:
             raise ParameterError(f"seeds must be at least 1, not {self.seeds}")

@@ -52,8 +52,8 @@ class RuledslEnv(AECEnv):
         self.metadata = dict(self.metadata, name=f"ruledsl {game.name}")
         if actions not in ("steps", "flat"):
             raise ParameterError(f"actions must be 'steps' or 'flat', not {actions!r}")
-        self.actions = StepCodec(game.program, self.players, steps=actions == "steps")
-        self.observations = ObservationCodec(game.program, self.players, normalise=not raw)
+        self.actions = StepCodec(game.program_for(self.players), self.players, steps=actions == "steps")
+        self.observations = ObservationCodec(game.program_for(self.players), self.players, normalise=not raw)
         self.pending = NONE  # what the selected agent has chosen so far of a move taken in steps
         size = self.observations.size + self.actions.pending_size
         low, high = (-np.inf, np.inf) if raw else (0.0, 1.0)

@@ -18,6 +18,7 @@ from . import types as T
 from .declare import SEATS_OUT, Binding, Declarations, Model, VarInfo, _suggest
 from .expressions import ExpressionChecks
 from .guards import Guards
+from .procedures import ProcedureChecks
 from .statements import StatementChecks
 from .treewalk import _child_blocks
 
@@ -35,7 +36,7 @@ def check(assembly: Assembly, params: dict | None = None) -> Model:
     return model
 
 
-class _Checker(Declarations, StatementChecks, ExpressionChecks):
+class _Checker(Declarations, StatementChecks, ExpressionChecks, ProcedureChecks):
     def __init__(self, assembly: Assembly):
         self.assembly = assembly
         self.model = Model(texts=assembly.texts)
@@ -73,7 +74,8 @@ class _Checker(Declarations, StatementChecks, ExpressionChecks):
             self._declare(item)
         self._check_names_unique()
         self._bind_params(overrides)
-        for item in items:
+        # kinds first (a table may run over an attribute), then tables (a size may look one up)
+        for item in sorted(items, key=lambda it: 0 if isinstance(it, A.KindDef) else 1 if isinstance(it, A.TableDef) else 2):
             self._declare_late(item)
         for ext in self.assembly.extensions:
             m.extensions.setdefault(ext.name, []).extend(ext.options)
@@ -128,7 +130,10 @@ class _Checker(Declarations, StatementChecks, ExpressionChecks):
         for p in m.procedures.values():
             self._owner = p.name
             scope = {name: self.bind(Binding(name, T.ANY), p) for name in p.params}
+            self._returns = []
             self.block(p.body, scope, in_trigger=False)
+            self._returns = None
+            self.check_ends(p)
         self._owner = None
         for t in m.triggers:
             scope = self.binder(t.var, t.domain, t)
@@ -277,13 +282,33 @@ class _Checker(Declarations, StatementChecks, ExpressionChecks):
         if not T.fits(actual, expected):
             self.error("E202", f"{what} should be {T.describe(expected)}, but this is {T.describe(actual)}", node)
 
+    def _deck_count(self, d: A.DeckCopies) -> None:
+        """`N * deck` with N a parameter, a define or a table entry: worked out for each player count."""
+        told = []
+
+        def check(value, n):
+            if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+                return value
+            if value is not None and not told:
+                at = f"; it is {value!r} with {n} players" if n is not None else f", not {value!r}"
+                self.error("E212", f"a number of copies must be at least 1{at}", d.count)
+                told.append(n)
+            return 1
+
+        value, by = self._sized(d.count, check)
+        self.model.copies[d] = value
+        if by:
+            self.model.copies_by[d] = by
+
     def deck(self, d, visiting: set) -> None:
         m = self.model
         if isinstance(d, A.DeckSum):
             self.deck(d.left, visiting)
             self.deck(d.right, visiting)
         elif isinstance(d, A.DeckCopies):
-            if d.copies < 1:
+            if d.count is not None:
+                self._deck_count(d)
+            elif d.copies < 1:
                 self.error("E212", "a number of copies must be at least 1", d)
             self.deck(d.term, visiting)
         elif isinstance(d, A.DeckRef):

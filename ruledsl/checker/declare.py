@@ -18,6 +18,8 @@ from ..language import ast as A
 from ..language.errors import ParameterError
 from ..language.parse import keywords
 from . import types as T
+from .constants import Constants
+from .tables import TableInfo, Tables
 from .limits import MAX_PLAYERS, MAX_SLOTS, MAX_VALUES, MAX_ZONES
 
 ZONE_SHAPES = ("pile", "row", "track")
@@ -77,6 +79,8 @@ class ZoneInfo:
     visibility: str
     node: object
     members: dict = attrs.Factory(dict)  # member name -> "zone" or "var" (stored as families "F.m")
+    sizes: dict | None = None  # a track whose slots depend on the player count: count -> slots
+    dims_by: dict | None = None  # index ranges that depend on the player count: count -> dims
 
     @property
     def grows(self) -> bool:
@@ -96,6 +100,7 @@ class VarInfo:
     node: object
     visibility: str = "public"  # who sees it: public, owner (the player of its first index) or hidden
     shown: bool = True  # False: `unshown`, bookkeeping that the table leaves out (seen all the same)
+    dims_by: dict | None = None  # index ranges that depend on the player count: count -> dims
 
 
 @attrs.define
@@ -140,8 +145,35 @@ class Model:
     bindings: dict = attrs.Factory(dict)  # Name / binding node -> Binding
     grown: dict = attrs.Factory(dict)  # zone or variable family with a growing index -> its "#F" flags
     member_refs: dict = attrs.Factory(dict)  # `F[...].m` Attr node -> the member family "F.m"
+    tables: dict = attrs.Factory(dict)  # table name -> TableInfo
+    results: dict = attrs.Factory(dict)  # a Call of a procedure that gives a result -> the result's type
+    move_labels: dict = attrs.Factory(dict)  # OptionParam with `as` -> {number: label} or (template, name)
+    copies: dict = attrs.Factory(dict)  # DeckCopies with a count worked out at setup -> its copies
+    copies_by: dict = attrs.Factory(dict)  # ... whose count depends on the player count -> {count: copies}
     kinds_in_play: set = attrs.Factory(set)  # kinds some `cards ... in` declaration puts in the game
     card_count: int = 0  # the number of cards in the game, known once the compiler expands the decks
+
+    players_fixed: int | None = None  # the player count of a model made by `for_players`
+
+    @property
+    def by_players(self) -> bool:
+        """Some size depends on the player count: each count is compiled on its own (`for_players`)."""
+        return (any(z.sizes or z.dims_by for z in self.zones.values()) or any(v.dims_by for v in self.vars.values())
+                or bool(self.copies_by))
+
+    def for_players(self, n: int) -> "Model":
+        """This model with every size worked out for ``n`` players (a shallow copy: the bodies are shared)."""
+        zones = {name: attrs.evolve(z, size=z.sizes[n] if z.sizes else z.size,
+                                    dims=list(z.dims_by[n]) if z.dims_by else z.dims)
+                 for name, z in self.zones.items()}
+        var_table = {name: attrs.evolve(v, dims=list(v.dims_by[n])) if v.dims_by else v
+                     for name, v in self.vars.items()}
+        copies = {**self.copies, **{d: by[n] for d, by in self.copies_by.items()}}
+        return attrs.evolve(self, zones=zones, vars=var_table, copies=copies, copies_by={}, players_fixed=n)
+
+    def copies_of(self, d) -> int:
+        """The copies of `N * deck` (N a number, or worked out at setup)."""
+        return self.copies.get(d, d.copies)
 
     def dim_size(self, dim: tuple) -> int:
         if dim[0] == "player":
@@ -162,7 +194,7 @@ def _suggest(name: str, candidates) -> str | None:
 SEATS_OUT = "#out"
 
 
-class Declarations:
+class Declarations(Constants, Tables):
     """Reading declarations into the model's tables (a part of the checker; needs ``model``,
     ``assembly`` and ``error``)."""
 
@@ -219,6 +251,8 @@ class Declarations:
             m.params[item.name] = ParamInfo(item.name, None, T.ANY, item.doc, item)
         elif isinstance(item, A.DefineDef):
             m.defines[item.name] = item
+        elif isinstance(item, A.TableDef):
+            m.tables[item.name] = TableInfo(item.name, [BAD_DIM], [None], T.ANY, item)
         elif isinstance(item, A.ProcedureDef):
             m.procedures[item.name] = item
         elif isinstance(item, A.TriggerDef):
@@ -241,7 +275,7 @@ class Declarations:
                                enum.node, "give enumeration values distinct names")
                 m.enum_values.setdefault(value, (enum.name, i))
         tables = [("enum", m.enums), ("kind", m.kinds), ("deck", m.decks), ("zone", m.zones), ("var", m.vars),
-                  ("param", m.params), ("define", m.defines), ("procedure", m.procedures)]
+                  ("param", m.params), ("table", m.tables), ("define", m.defines), ("procedure", m.procedures)]
         owner: dict[str, str] = {}
         for what, table in tables:
             for name, info in table.items():
@@ -307,34 +341,6 @@ class Declarations:
             raise ParameterError(f"parameter '{info.name}' must be in {low}..{high}, not {value}{doc}")
         self.error("E213", f"`{info.name}` is {value}, outside its range {low}..{high}", node.value)
 
-    def _const(self, node):
-        """The value of a constant expression (literals, parameters, arithmetic), or None after an error."""
-        m = self.model
-        if isinstance(node, (A.IntLit, A.StrLit, A.BoolLit)):
-            return node.value
-        if isinstance(node, A.Neg):
-            v = self._const(node.operand)
-            return -v if isinstance(v, int) and not isinstance(v, bool) else None
-        if isinstance(node, A.Name) and node.name in m.params:
-            info = m.params[node.name]
-            if info.value is None and info.node.value is not node:
-                info.value = self._const(info.node.value)
-            return info.value
-        if isinstance(node, A.BinOp) and node.op in ("+", "-", "*", "/", "%"):
-            a, b = self._const(node.left), self._const(node.right)
-            if isinstance(a, int) and isinstance(b, int):
-                if node.op in ("/", "%") and b == 0:
-                    self.error("E202", "division by zero", node)
-                    return None
-                return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0, "%": a % b if b else 0}[node.op]
-            if a is None or b is None:
-                return None  # the part that is not a constant has been reported; no knock-on error
-        hint = None
-        if isinstance(node, A.Name):
-            hint = _suggest(node.name, m.params) or f"`{node.name}` is not a parameter"
-        self.error("E213", "a constant is needed here: a number, true/false, a string or a parameter", node, hint)
-        return None
-
     def _check_family_size(self, item, dims: list, what: str, most: int) -> None:
         """A family indexed by huge ranges would take all memory: refuse it before it is built."""
         total = 1
@@ -346,8 +352,11 @@ class Declarations:
             dims[:] = [BAD_DIM] * len(dims)
 
     def _dims(self, index: tuple, growing: int = 0) -> list:
-        """The dimensions of an index; ``growing`` is the most members a `*` dimension may have (0: none)."""
+        """The dimensions of an index; ``growing`` is the most members a `*` dimension may have (0: none).
+        Ranges that depend on the player count are given as their widest; ``self._dims_by`` holds them
+        for each count (None when no range depends on it)."""
         dims = []
+        per_count: dict = {}
         for n, d in enumerate(index):
             if d.grows:
                 if not growing:
@@ -360,21 +369,10 @@ class Declarations:
                 self.error("E205", "an index is `player`, an enum, a range like 1..10 or `*`", d)
                 dims.append(BAD_DIM)
             elif d.name is None:
-                low, high = self._const(d.low), self._const(d.high)
-                if not (isinstance(low, int) and isinstance(high, int)) or isinstance(low, bool) \
-                        or isinstance(high, bool):
-                    if low is not None and high is not None:
-                        self.error("E205", "an index range runs between two numbers", d)
-                    dims.append(BAD_DIM)
-                    continue
-                if high < low:
-                    self.error("E205", f"the index range {low}..{high} is empty", d,
-                               "a range written with parameters needs a size of at least 1")
-                elif high - low + 1 > MAX_INDEX_SIZE:
-                    self.error("E205", f"the index range {low}..{high} has {high - low + 1} values, "
-                                       f"more than the {MAX_INDEX_SIZE} an index may have", d)
-                    high = low
-                dims.append(("range", low, max(low, high)))
+                dim, by = self._range_dim(d)
+                dims.append(dim)
+                if by:
+                    per_count[len(dims) - 1] = by
             elif d.name == "player":
                 dims.append(("player",))
             elif d.name == "card":
@@ -385,7 +383,47 @@ class Declarations:
                 self.error("E200", f"unknown index `{d.name}`: an index is `player`, `card`, an enum or a range "
                                    "like 1..10", d, _suggest(d.name, list(self.model.enums) + ["player", "card"]))
                 dims.append(BAD_DIM)
+        self._dims_by = None
+        if per_count:
+            counts = range(self.model.min_players, self.model.max_players + 1)
+            self._dims_by = {n: [per_count[i][n] if i in per_count else dim for i, dim in enumerate(dims)]
+                             for n in counts}
         return dims
+
+    def _range_dim(self, d) -> tuple:
+        """An index range `LOW..HIGH`: its dimension (the widest, for checking), and {count: dimension}
+        when an end depends on the player count (else None)."""
+        low, lows = self._sized(d.low, lambda v, n: v)
+        high, highs = self._sized(d.high, lambda v, n: v)
+        if not lows and not highs:
+            return self._range_of(d, low, high, None), None
+        counts = range(self.model.min_players, self.model.max_players + 1)
+        reported = self.errors[:] if hasattr(self, "errors") else None
+        by = {}
+        for n in counts:
+            by[n] = self._range_of(d, (lows or {}).get(n, low), (highs or {}).get(n, high), n)
+            if reported is not None and len(self.errors) > len(reported):
+                by = {k: BAD_DIM for k in counts}  # one count's fault is told; the rest would repeat it
+                break
+        if any(v == BAD_DIM for v in by.values()):
+            return BAD_DIM, None
+        return ("range", min(v[1] for v in by.values()), max(v[2] for v in by.values())), by
+
+    def _range_of(self, d, low, high, n) -> tuple:
+        """The dimension of the range `low..high` (for ``n`` players, None: every count), or BAD_DIM."""
+        if not (isinstance(low, int) and isinstance(high, int)) or isinstance(low, bool) or isinstance(high, bool):
+            if low is not None and high is not None:
+                self.error("E205", "an index range runs between two numbers", d)
+            return BAD_DIM
+        at = f" with {n} players" if n is not None else ""
+        if high < low:
+            self.error("E205", f"the index range {low}..{high} is empty{at}", d,
+                       "a range written with parameters needs a size of at least 1")
+        elif high - low + 1 > MAX_INDEX_SIZE:
+            self.error("E205", f"the index range {low}..{high}{at} has {high - low + 1} values, "
+                               f"more than the {MAX_INDEX_SIZE} an index may have", d)
+            high = low
+        return ("range", low, max(low, high))
 
     def _declare_late(self, item) -> None:
         """Declarations that need the enums, kinds and parameters in place."""
@@ -431,18 +469,22 @@ class Declarations:
         elif isinstance(item, A.ZoneDef) and m.zones.get(item.name) and m.zones[item.name].node is item:
             zone = m.zones[item.name]
             zone.dims = self._dims(item.index, self._most_members(item))
+            zone.dims_by = self._dims_by
             self._check_family_size(item, zone.dims, "zone", MAX_ZONES)
             self._zone_options(zone, item)
             if item.members:
                 self._declare_members(zone, item)
             if zone.grows:
                 m.grown[zone.name] = "#" + zone.name
-                m.vars["#" + zone.name] = VarInfo("#" + zone.name, zone.dims, T.BOOL, None, item)
+                m.vars["#" + zone.name] = VarInfo("#" + zone.name, zone.dims, T.BOOL, None, item, dims_by=zone.dims_by)
                 if zone.shape == "track":
                     self.error("E209", "a growing zone family cannot be a track", item, "use a row or a pile")
+        elif isinstance(item, A.TableDef) and m.tables.get(item.name) and m.tables[item.name].node is item:
+            self._declare_table(item)
         elif isinstance(item, A.VarDef) and m.vars.get(item.name) and m.vars[item.name].node is item:
             var = m.vars[item.name]
             var.dims = self._dims(item.index)
+            var.dims_by = self._dims_by
             self._check_family_size(item, var.dims, "variable", MAX_VALUES)
             self._var_type(var, item)
             self._var_visibility(var, item)
@@ -482,14 +524,14 @@ class Declarations:
             if isinstance(sub, A.ZoneDef):
                 if sub.members:
                     self.error("E209", "a member zone cannot have members of its own", sub)
-                info = ZoneInfo(full, list(zone.dims), "pile", 0, "hidden", sub)
+                info = ZoneInfo(full, list(zone.dims), "pile", 0, "hidden", sub, dims_by=zone.dims_by)
                 self._zone_options(info, sub)
                 if info.shape == "track":
                     self.error("E209", "a member zone cannot be a track", sub, "use a row or a pile")
                 m.zones[full] = info
                 zone.members[sub.name] = "zone"
             else:
-                info = VarInfo(full, list(zone.dims), sub.type, sub.init, sub)
+                info = VarInfo(full, list(zone.dims), sub.type, sub.init, sub, dims_by=zone.dims_by)
                 self._var_type(info, sub)
                 self._var_visibility(info, sub)
                 m.vars[full] = info
@@ -538,18 +580,13 @@ class Declarations:
         if shapes:
             zone.shape = shapes[0].name
             if zone.shape == "track":
-                size = self._const(shapes[0].arg) if shapes[0].arg is not None else None
-                whole = isinstance(size, int) and not isinstance(size, bool)
                 if shapes[0].arg is None:
                     self.error("E209", "a track needs its number of slots, as in track(16)", shapes[0])
-                elif size is not None and not whole:
-                    self.error("E209", f"the slots of a track are a number, not {size!r}", shapes[0].arg)
-                elif whole and size < 1:
-                    self.error("E209", "a track needs at least one slot", shapes[0])
-                elif whole and size > MAX_SLOTS:
-                    self.error("E209", f"a track of {size} slots is more than ruledsl allows "
-                                       f"(at most {MAX_SLOTS:,})", shapes[0].arg)
-                zone.size = size if whole and 1 <= size <= MAX_SLOTS else 1
+                    zone.size = 1
+                else:
+                    zone.size, zone.sizes = self._sized(shapes[0].arg, self._slots_check(shapes[0]))
+                    if zone.sizes:
+                        zone.size = min(zone.sizes.values())  # what a constant slot is checked against
             elif shapes[0].arg is not None:
                 self.error("E209", f"a {zone.shape} takes no size; only a track has slots", shapes[0])
         if seen_vis:
@@ -562,6 +599,30 @@ class Declarations:
             if zone.visibility == "top" and zone.shape == "track":
                 self.error("E209", f"track `{item.name}` has no top card: its slots lie side by side", seen_vis[0],
                            "make it public, or a pile or row whose top card everybody sees")
+
+    def _slots_check(self, option):
+        """The check of a track's slots, for `_sized`: one fault is told once, not for every count."""
+        told = []
+
+        def check(size, n):
+            whole = isinstance(size, int) and not isinstance(size, bool)
+            at = f" with {n} players" if n is not None else ""
+            if told or size is None:
+                return size if whole and 1 <= size <= MAX_SLOTS else 1
+            if not whole:
+                self.error("E209", f"the slots of a track are a number, not {size!r}", option.arg)
+            elif size < 1:
+                self.error("E209", f"a track needs at least one slot; this one has {size}{at}" if n is not None
+                           else "a track needs at least one slot", option)
+            elif size > MAX_SLOTS:
+                self.error("E209", f"a track of {size} slots{at} is more than ruledsl allows "
+                                   f"(at most {MAX_SLOTS:,})", option.arg)
+            else:
+                return size
+            told.append(n)
+            return 1
+
+        return check
 
 def _dim_word(dim: tuple) -> str:
     if dim[0] in ("player", "card"):

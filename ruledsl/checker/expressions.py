@@ -82,6 +82,9 @@ class ExpressionChecks:
             zone = self.model.zones[full]
             self.indices(zone.dims, ref.indices, scope, ref, ref.name)
             return zone.type
+        bound = self.zone_param(ref, scope)
+        if bound is not None:
+            return bound
         zone = self.model.zones.get(ref.name)
         if zone is None:
             self.error("E200", f"unknown zone `{ref.name}`", ref, _suggest(ref.name, self.model.zones))
@@ -151,6 +154,10 @@ class ExpressionChecks:
                 var = m.vars[name]
                 self.indices(var.dims, e.indices, scope, e, name)
                 return var.type
+            if name in m.tables:
+                table = m.tables[name]
+                self.indices(table.dims, e.indices, scope, e, name)
+                return table.type
             self.error("E200", f"unknown zone or variable `{name}`", e.obj, _suggest(name, list(m.zones) + list(m.vars)))
             for i in e.indices:
                 self.expr(i, scope, pure)
@@ -295,7 +302,7 @@ class ExpressionChecks:
                 return T.enum(m.enum_values[n][0])
             if n in m.params:
                 return m.params[n].type
-            self.error("E200", f"unknown name `{n}` (here only attributes, enum values and parameters can be used)",
+            self.error("E200", f"unknown name `{n}` (here only attributes, enum values, parameters and tables can be used)",
                        e, _suggest(n, list(scope) + list(m.enum_values) + list(m.params)))
             return T.ANY
         if n in T.SPECIAL_NAMES:
@@ -317,6 +324,10 @@ class ExpressionChecks:
             return self._define_type(d)
         if n in m.enum_values:
             return T.enum(m.enum_values[n][0])
+        if n in m.tables:
+            dim = _dim_word(m.tables[n].dims[0])
+            self.error("E205", f"`{n}` is a table: it has one value per {dim}; say which", e, f"write {n}[{dim}]")
+            return m.tables[n].type
         if n in m.enums:
             return T.enum_type(n)
         if n in m.kinds:
@@ -354,6 +365,12 @@ class ExpressionChecks:
         m = self.model
         if e.name == "members" and e.name not in m.defines:
             return self._members_call(e, scope, pure)
+        if e.name in m.procedures and e.name not in m.defines:
+            for a in e.args:
+                self.expr(a, scope, pure, static)
+            self.error("E206", f"`{e.name}` is a procedure: its result is taken by `let x = {e.name}(...)` or "
+                               f"`x = {e.name}(...)`, not inside an expression", e)
+            return T.ANY
         args = [self.expr(a, scope, pure, static) for a in e.args]
         if e.name in m.defines:
             d = m.defines[e.name]

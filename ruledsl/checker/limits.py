@@ -37,7 +37,7 @@ def deck_count(compiler, d) -> int:
     if isinstance(d, A.DeckSum):
         return deck_count(compiler, d.left) + deck_count(compiler, d.right)
     if isinstance(d, A.DeckCopies):
-        return deck_count(compiler, d.term) * d.copies
+        return deck_count(compiler, d.term) * m.copies_of(d)
     if isinstance(d, A.DeckRef):
         if d.name in m.decks:
             return deck_count(compiler, m.decks[d.name].deck)

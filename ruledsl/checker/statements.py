@@ -30,18 +30,19 @@ class StatementChecks:
 
     def loop_block(self, stmts, scope: dict, in_trigger: bool, loops: int | None = None) -> None:
         """A block that `break` and `continue` may leave (or, with ``loops=0``, may not)."""
-        saved = self._loops
+        saved, held = self._loops, self._held
         self._loops = saved + 1 if loops is None else loops
+        self._held = held + (loops == 0)
         try:
             self.block(stmts, scope, in_trigger)
         finally:
-            self._loops = saved
+            self._loops, self._held = saved, held
 
     def stmt(self, s, scope: dict, in_trigger: bool) -> None:
         m = self.model
         if isinstance(s, A.Assign):
             t = self.assign_target(s, scope)
-            v = self.expr(s.value, scope)
+            v = self._value(s.value, scope, in_trigger)
             if s.op in ("+=", "-="):
                 self.expect(t, T.INT, s, f"`{s.op}`")
                 self.expect(v, T.INT, s.value, f"the value of `{s.op}`")
@@ -49,7 +50,7 @@ class StatementChecks:
                 self.expect(v, t, s.value, f"the value of `{s.name}`")
             self.announcement(s, scope, t)
         elif isinstance(s, A.Let):
-            t = self.expr(s.value, scope)
+            t = self._value(s.value, scope, in_trigger)
             if s.name in scope or s.name in m.vars or s.name in m.params:
                 self.error("E204", f"`{s.name}` is already a name here; choose another", s)
             scope[s.name] = self.bind(Binding(s.name, t), s)
@@ -87,6 +88,10 @@ class StatementChecks:
             if self.zone_ref(s.zone, scope) == T.TRACK:
                 self.error("E202", "`reverse` turns a pile or a row over; a track's cards keep their slots", s.zone,
                            "move the cards of a track slot by slot with `put ... at SLOT`")
+        elif isinstance(s, A.Swap):
+            self._swap(s, scope)
+        elif isinstance(s, A.Return):
+            self.check_return(s, scope)
         elif isinstance(s, A.If):
             saved = self.guards.known
             for cond, body in s.branches:
@@ -181,6 +186,8 @@ class StatementChecks:
                                    f"`{p.name} in mode`" if elem == T.STR else None)
                         elem = T.ANY
                     inner[p.name] = self.bind(Binding(p.name, elem), p)
+                    if p.label is not None:
+                        self._move_label(p, elem)
                 if o.where is not None:
                     self.expect(self.expr(o.where, inner, pure=True), T.BOOL, o.where, "a move's condition")
                 with self.guards.assuming(o.where):
@@ -238,6 +245,8 @@ class StatementChecks:
                 self._call_turn_control(s, proc, in_trigger)
                 if self._owner is not None:
                     self.calls.setdefault(self._owner, set()).add(s.name)
+                self.check_call(s.name, s.args, scope, s)
+                return
             for a in s.args:
                 self.expr(a, scope)
 
@@ -338,6 +347,30 @@ class StatementChecks:
                 if isinstance(value, int) and not 1 <= value <= dim[2]:
                     self.error("E215", f"`{name}` has members 1 to {dim[2]} at most, so member {value} never exists",
                                expr, f"use the number `new {family} as i` gives, or `for i in members({family})`")
+
+    def _value(self, value, scope: dict, in_trigger: bool) -> str:
+        """The value of `let` or `=`: an expression, or the result of a procedure (`let c = best(p)`)."""
+        if isinstance(value, A.Call) and value.name in self.model.procedures and value.name not in self.model.defines:
+            return self.result_call(value, scope, in_trigger)
+        return self.expr(value, scope)
+
+    def _swap(self, s: A.Swap, scope: dict) -> None:
+        """`swap a with b`: two piles or rows, or two tracks of one size."""
+        kinds = [self.zone_ref(ref, scope) for ref in (s.first, s.second)]
+        if T.ANY in kinds:
+            return
+        if kinds[0] != kinds[1]:
+            track, other = (s.first, s.second) if kinds[0] == T.TRACK else (s.second, s.first)
+            self.error("E202", f"`swap` exchanges two piles or rows, or two tracks; `{track.name}` is a track and "
+                               f"`{other.name}` is not", s,
+                       "a track's cards keep their slots: move them one by one with `put ... at SLOT`")
+            return
+        if kinds[0] == T.TRACK:
+            a, b = (self.model.zones.get(ref.name) for ref in (s.first, s.second))
+            sizes = [z.sizes or {None: z.size} for z in (a, b)]
+            if sizes[0] != sizes[1]:
+                self.error("E202", f"`swap` exchanges tracks slot by slot; `{a.name}` and `{b.name}` have "
+                                   "different numbers of slots", s)
 
     def _choosers(self, s: A.Choose, scope: dict) -> dict:
         """`choose NAME by each p in DOMAIN`: binds ``p``, one of the players who choose together."""

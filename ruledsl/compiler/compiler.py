@@ -49,6 +49,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         self.card_list_slots: set = set()  # hidden loop slots that hold a list of cards
         self.local_count = 0
         self.loops: list = []  # per enclosing loop: [break jumps, continue jumps]
+        self.returns: list = []  # per procedure being written out: (its result's slot or None, jumps to its end)
+        self.result_slots: dict = {}  # a Call of a procedure with a result -> the slot that holds the result
         self.turn_frames: list = []  # per enclosing steered `turns`: (next-player slot, final-round slot)
         self.local = _local
 

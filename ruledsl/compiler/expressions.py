@@ -78,11 +78,15 @@ class Expressions:
             if values and all(type(v) is int for v in values):
                 fn.bound = max(map(abs, values))  # a card's number: no check needed where it is stored
             return fn, m.attributes[name]
+        if isinstance(e, A.Index) and e.obj.name in m.tables:
+            return self.table_lookup(m.tables[e.obj.name], e, statics)
         if isinstance(e, A.Index):
             name = e.obj.name
             if name in m.zones:
                 return self.zone_index(name, e.indices, e.span), m.zones[name].type
             return self.var_read(name, e.indices, e.span), m.vars[name].type
+        if isinstance(e, A.Call) and e in self.result_slots:
+            return _local(self.result_slots[e]), m.results.get(e, T.ANY)
         if isinstance(e, A.Call):
             return self.call(e, statics)
         if isinstance(e, A.Aggregate):
@@ -154,6 +158,8 @@ class Expressions:
                 return _const(statics[n]), T.ANY
             if n in m.enum_values:
                 return _const(m.enum_values[n][1]), T.enum(m.enum_values[n][0])
+            if n == "player_count" and m.players_fixed is not None:
+                return _const(m.players_fixed), T.INT
             return _const(self.params[n]), T.ANY
         b = m.bindings.get(e)
         if b is not None:
@@ -332,8 +338,21 @@ class Expressions:
         return self.gen(f"({base} + {self.src(idx)})")
 
     def zone_ref(self, ref: A.ZoneRef):
+        b = self.m.bindings.get(ref)
+        if b is not None:  # a zone given to a procedure, or bound by `let`
+            return self.env[b][0] if b in self.env else _local(self.slot(b))
         name = ref.name if ref.member is None else f"{ref.name}.{ref.member}"
         return self.zone_index(name, ref.indices, ref.span)
+
+    def table_lookup(self, table, e: A.Index, statics):
+        """`points[c.rank]`: a value of a table of constants, its index checked."""
+        dims = table.dims
+        fn = self.expr(e.indices[0], statics=statics)[0]
+        idx = self.index_checks(dims, [len(table.values)], [fn], table.name, e.span)
+        if getattr(idx, "constant", False):
+            return _const(table.values[idx(None, None)]), table.type
+        values = self.name_for(tuple(table.values), "t_" + table.name + "_")
+        return self.gen(f"{values}[{self.src(idx)}]"), table.type
 
     def var_read(self, name, indices, span):
         base, sizes, dims = self.var_families[name]
@@ -412,7 +431,9 @@ class Expressions:
             key = condition_key(self, o.where, self._binding(o.params[0], o.params[0].name))
         elif not o.params and where is not None:
             card_slot, key = card_local(self, o.where) or (None, None)
-        return Option(o.name, params, where, len(self.code), kinds, o.span, key, card_slot)
+        labels = [self.m.move_labels.get(p) for p in o.params]
+        return Option(o.name, params, where, len(self.code), kinds, o.span, key, card_slot,
+                      labels if any(x is not None for x in labels) else [])
 
     def _most_values(self, fn, t) -> int:
         """The most values a move parameter's domain can hold: known for constants (ranges, sets, enums),

@@ -99,7 +99,7 @@ class Layout:
         if isinstance(d, A.DeckSum):
             return self._deck(d.left) + self._deck(d.right)
         if isinstance(d, A.DeckCopies):
-            return self._deck(d.term) * d.copies
+            return self._deck(d.term) * m.copies_of(d)
         if isinstance(d, A.DeckRef):
             if d.name in m.decks:
                 return self._deck(m.decks[d.name].deck)

@@ -28,6 +28,7 @@ class Option:
     span: Span = Span()  # where the move is written, for coverage reports
     key: tuple | None = None  # a condition of one card and these variable slots only (purity.py) ...
     card_slot: int | None = None  # ... the card: this local's, or the move's parameter's if None
+    labels: list = attrs.Factory(list)  # per parameter: None, {number: label} or (template, name) (`as`)
 
 
 @attrs.define(eq=False)

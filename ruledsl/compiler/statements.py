@@ -61,6 +61,11 @@ class Statements:
     def stmt(self, s) -> None:
         m = self.m
         span = s.span
+        if isinstance(s, (A.Assign, A.Let)) and isinstance(s.value, A.Call) and s.value in m.results:
+            slot = self.local_count  # the procedure's result, read by the assignment below
+            self.local_count += 1
+            self.call_proc(m.procedures[s.value.name], s.value.args, span, slot)
+            self.result_slots[s.value] = slot
         if isinstance(s, A.Assign):
             value = self.within_limits(*self.expr(s.value), span)
             b = m.bindings.get(s)
@@ -159,6 +164,8 @@ class Statements:
                 return zone_bit[z]
 
             self.emit(EFFECT, reverse_zone, span=span)
+        elif isinstance(s, A.Swap):
+            self.emit(EFFECT, swap_fn(self, s), span=span)
         elif isinstance(s, A.Gather):
             zf = self.zone_ref(s.zone)
 
@@ -271,24 +278,43 @@ class Statements:
         elif isinstance(s, A.EndGame):
             self.emit(HALT, span=span)
         elif isinstance(s, A.CallStmt):
-            proc = m.procedures[s.name]
-            for pname, arg in zip(proc.params, s.args):
-                b = self._binding(proc, pname)
-                slot = self.slot(b)
-                value, t = self.expr(arg)
-                self.env[b] = (_local(slot), t)
+            self.call_proc(m.procedures[s.name], s.args, span)
+        elif isinstance(s, A.Return):
+            slot, jumps = self.returns[-1]
+            if slot is not None:
+                value = self.within_limits(*self.expr(s.value), span)
 
-                def bind_arg(st, L, slot=slot, value=value):
+                def give(st, L, slot=slot, value=value):
                     L[slot] = value(st, L)
 
-                self.emit(SET, set_local_src(bind_arg, slot, value), span=arg.span)
-            self.call_stack.append(span)
-            try:
-                self.block(proc.body)
-            finally:
-                self.call_stack.pop()
+                self.emit(SET, set_local_src(give, slot, value), span=span)
+            jumps.append(self.emit(JUMP, None, span=span))
         else:
             raise AssertionError(f"cannot compile {type(s).__name__}")
+
+    def call_proc(self, proc, args, span, result: int | None = None) -> None:
+        """A procedure written out at its call (``span``, named by the coverage of its steps): its
+        arguments computed once, a `return` writing ``result`` (a local slot, or None when the result
+        is not taken) and leaving the body."""
+        for pname, arg in zip(proc.params, args):
+            b = self._binding(proc, pname)
+            slot = self.slot(b)
+            value, t = self.expr(arg)
+            self.env[b] = (_local(slot), t)
+
+            def bind_arg(st, L, slot=slot, value=value):
+                L[slot] = value(st, L)
+
+            self.emit(SET, set_local_src(bind_arg, slot, value), span=arg.span)
+        self.returns.append((result, []))
+        self.call_stack.append(span)
+        try:
+            self.block(proc.body)
+        finally:
+            self.call_stack.pop()
+            _, jumps = self.returns.pop()
+        for j in jumps:
+            self.code[j][1] = len(self.code)
 
     def put(self, s: A.Put):
         cards, t = self.expr(s.cards)
@@ -349,3 +375,33 @@ class Statements:
             return changed
 
         return put_lines(self, put, cards, source, target, at, under, single, bury, span)
+
+
+def swap_fn(c, s: A.Swap):
+    """`swap a with b`: the effect that exchanges the cards of two zones (of two tracks, slot by slot)."""
+    fa, fb = c.zone_ref(s.first), c.zone_ref(s.second)
+    zones, zone_bit, place_bit = c.zone_list, c.zone_bit, c.place_bit
+
+    def swap_zones(st, L):
+        a, b = fa(st, L), fb(st, L)
+        if a == b:
+            return 0
+        if not zones[a].places:
+            za, zb, loc = st.zones[a], st.zones[b], st.loc
+            za[:], zb[:] = zb[:], za[:]
+            for card in za:
+                loc[card] = a
+            for card in zb:
+                loc[card] = b
+            return zone_bit[a] | zone_bit[b]
+        places, loc, changed = st.places, st.loc, 0
+        for pa, pb in zip(zones[a].places, zones[b].places):
+            if pa != pb:  # a slot two tracks share keeps its card
+                places[pa], places[pb] = places[pb], places[pa]
+                for p in (pa, pb):
+                    if places[p] >= 0:
+                        loc[places[p]] = -p - 1
+                changed |= place_bit[pa] | place_bit[pb]
+        return changed
+
+    return swap_zones

@@ -142,11 +142,20 @@ class _Book:
             if "." in name:
                 owner, member = name.split(".", 1)
                 name, per = f"{owner}'s {member}", f"each {words(owner)}"
-            kind = {"pile": "a pile (a top card)", "row": "a row", "track": f"a track of {z.size} spaces"}.get(
+            spaces = _by_count(z.sizes) if z.sizes else f"{z.size} spaces"
+            kind = {"pile": "a pile (a top card)", "row": "a row", "track": f"a track of {spaces}"}.get(
                 z.shape, z.shape)
             self.out(f"| {words(name)} | {per} | {kind} | {VISIBILITY.get(z.visibility, z.visibility)} | "
                      f"{self._cell(self.comment(z.node))}{self.mark(z.node, name)} |")
         self.out()
+        for name, t in m.tables.items():
+            if t.dims[0][0] in ("range", "enum") and len(t.dims[0]) <= 3:
+                keys = (m.enums[t.dims[0][1]].values if t.dims[0][0] == "enum"
+                        else [self._key_text(t.dims[0], t, i) for i in range(len(t.values))])
+                shown = ", ".join(f"{k}: {self._table_text(t, v)}" for k, v in zip(keys, t.values))
+                self.out(f"**Table {words(name)}** ({self._cell(self.comment(t.node)) or 'one value each'}): "
+                         f"{shown}.{self.mark(t.node, name)}")
+                self.out()
         shown = [(n, v) for n, v in m.vars.items() if not n.startswith("#") and "~" not in n and v.shown]
         if shown:
             self.out("**Counters and marks** (what the players keep track of):")
@@ -203,6 +212,15 @@ class _Book:
             if text not in said:
                 said.append(text)
         return "; ".join(said)
+
+    def _table_text(self, t, value) -> str:
+        if t.type.startswith("enum:") and isinstance(value, int):
+            return self.model.enums[t.type[5:]].values[value]
+        return ("yes" if value else "no") if isinstance(value, bool) else "none" if value is None else str(value)
+
+    def _key_text(self, dim, t, pos) -> str:
+        number = dim[1] + pos
+        return next((k for k, v in t.labels.items() if v == number), str(number))
 
     def _card_attributes(self) -> None:
         for name, kind in self.model.kinds.items():
@@ -492,3 +510,15 @@ def to_html(markdown: str, title: str) -> str:
             "table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: .2em .5em; }"
             "blockquote { color: #555; border-left: 3px solid #ccc; margin-left: 0; padding-left: 1em; }"
             f"</style></head><body>\n{body}</body></html>\n")
+
+
+def _by_count(sizes: dict) -> str:
+    """{2: 7, 3: 5, 4: 4, 5: 4} -> `7 spaces with 2 players, 5 with 3, 4 with 4 to 5`."""
+    runs: list = []
+    for n, v in sorted(sizes.items()):
+        if runs and runs[-1][2] == v and runs[-1][1] == n - 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n, v])
+    parts = [f"{v} with {a}" + ("" if a == b else f" to {b}") for a, b, v in runs]
+    return parts[0].replace(" with", " spaces with", 1) + " players" + "".join(", " + p for p in parts[1:])

@@ -25,7 +25,7 @@ WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 KIND_OF = {
     A.Param: "param", A.EnumDef: "enum", A.KindDef: "kind", A.DeckDef: "deck", A.ZoneDef: "zone",
     A.VarDef: "var", A.DefineDef: "define", A.ProcedureDef: "procedure", A.TriggerDef: "trigger",
-    A.InvariantDef: "invariant",
+    A.InvariantDef: "invariant", A.TableDef: "table",
 }
 
 BUILTIN_DOCS = {

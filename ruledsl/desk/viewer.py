@@ -44,7 +44,7 @@ def static_file(name: str) -> bytes:
 
 def table_layout(game: Game, players: int) -> dict:
     """Zones and variables as the page lays them out: shapes, owners, families. Nothing secret."""
-    program = game.program
+    program = game.program_for(players)  # a track's slots may depend on the player count
     zones = []
     for z in program.zones:
         if z.owner is not None and z.owner >= players:

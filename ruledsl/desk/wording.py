@@ -559,6 +559,12 @@ class Words:
     def _s_Shuffle(self, s):
         return f"Shuffle {self.zone(s.zone)}."
 
+    def _s_Return(self, s):
+        return f"The result is {self.expr(s.value)}; the procedure ends here."
+
+    def _s_Swap(self, s):
+        return f"Swap the cards of {self.zone(s.first)} and {self.zone(s.second)}."
+
     def _s_Gather(self, s):
         return f"Gather every card back into {self.zone(s.zone)}."
 

@@ -125,8 +125,14 @@ class Coverage:
 
 def instrument(game: Game) -> tuple[Game, Coverage]:
     """A copy of ``game`` whose steps count themselves into a new :class:`Coverage`."""
-    p = game.program
-    cov = Coverage(p)
+    cov = Coverage(game.program)
+    programs = {n: _instrumented(q, cov) for n, q in game.programs.items()}  # one per player count
+    return Game(programs.get(game.program.min_players) or _instrumented(game.program, cov), programs), cov
+
+
+def _instrumented(p, cov: Coverage):
+    """The program ``p`` with steps that count themselves into ``cov`` (every player count's program
+    has the same steps, so their counts add up)."""
     code = []
     for pc, step in enumerate(p.code):
         kind, a, b, span = step
@@ -136,8 +142,7 @@ def instrument(game: Game) -> tuple[Game, Coverage]:
             a = _branch(a, cov.true, cov.false, pc)
         code.append([kind, a, b, span])
     triggers = [attrs.evolve(t, cond=_fires(t.cond, cov.fired, i)) for i, t in enumerate(p.triggers)]
-    copy = attrs.evolve(p, code=code, triggers=triggers)
-    return Game(copy), cov
+    return attrs.evolve(p, code=code, triggers=triggers)
 
 
 def _counted(fn, runs, pc):

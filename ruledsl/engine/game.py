@@ -14,9 +14,14 @@ from .state import State
 class Game:
     """A compiled rules file with its parameters: the factory of states."""
 
-    def __init__(self, program: Program):
-        self.program = program
-        self._start = None  # (zones, card locations) before the flow runs: the same for every game
+    def __init__(self, program: Program, programs: dict | None = None):
+        self.program = program  # for the fewest players when sizes depend on the count (`programs`)
+        self.programs = programs or {}
+        self._starts: dict = {}  # id(program) -> (zones, card locations) before the flow runs
+
+    def program_for(self, players: int) -> Program:
+        """The program a game of ``players`` players runs: its own when a size depends on the count."""
+        return self.programs.get(players, self.program)
 
     @property
     def name(self) -> str:
@@ -40,8 +45,8 @@ class Game:
         """A new game for ``players`` players (the fewest allowed if None), run to its first decision.
         A setup that fails for this player count but not for others raises ParameterError (dealing.py);
         ``_steps`` is the step budget that diagnosis shares among its tries (State._run)."""
-        p = self.program
         n = self.player_count(players)
+        p = self.program_for(n)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ParameterError(f"the seed must be a whole number, not {seed!r}")
         s = State.__new__(State)
@@ -49,7 +54,7 @@ class Game:
         s.program = p
         s.n = n
         s.seed = seed
-        start = self._start or self._starting_zones()
+        start = self._starts.get(id(p)) or self._starting_zones(p)
         s.zones = list(map(list.copy, start[0]))
         s.places = [-1] * p.place_count
         s.loc = start[1].copy()
@@ -77,18 +82,17 @@ class Game:
             raise setup_failure(self, n, err) from None
         return s
 
-    def _starting_zones(self) -> tuple:
+    def _starting_zones(self, p: Program) -> tuple:
         """The zones and each card's zone before the flow runs (the cards where `cards ... in` puts
-        them), worked out once and copied by every new game."""
-        p = self.program
+        them), worked out once per program and copied by every new game."""
         zones = [[] for _ in p.zones]
         loc = [0] * p.card_count
         for zid, ids in p.initial:
             zones[zid].extend(ids)
             for c in ids:
                 loc[c] = zid
-        self._start = (zones, loc)
-        return self._start
+        self._starts[id(p)] = (zones, loc)
+        return zones, loc
 
     def replay(self, players: int, seed: int, moves) -> "State":
         """The state reached from a new game by playing ``moves`` in order (a logged set of cards,

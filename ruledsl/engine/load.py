@@ -25,7 +25,11 @@ def loads(text: str, filename: str = "<rules>", params: dict | None = None) -> G
         raise ParameterError(f"params must be a dict of parameter names and values, not {type(params).__name__}")
     try:
         model = check(assemble(text.removeprefix("\ufeff"), str(filename)), params)
-        return Game(compile_model(model))
+        if not model.by_players:
+            return Game(compile_model(model))
+        # a size that depends on the player count: each count has its own card universe and table
+        programs = {n: compile_model(model.for_players(n)) for n in range(model.min_players, model.max_players + 1)}
+        return Game(programs[model.min_players], programs)
     except RecursionError:  # a last fence: the parse tree's depth is limited (language/sizes.py) well before this
         raise RulesError([Diagnostic("E216", "the rules nest too deeply for ruledsl to read them",
                                      Span(str(filename)), "give parts of long expressions names with `define`")]) from None

@@ -40,6 +40,7 @@ def _load_state(game, text) -> State:
 
     n = need("players", lambda v: is_int(v) and p.min_players <= v <= p.max_players,
              f"a player count from {p.min_players} to {p.max_players}")
+    p = game.program_for(n)
     seed = need("seed", is_int, "a whole number")
     zones = need("zones", lambda v: isinstance(v, list) and len(v) == len(p.zones)
                  and all(isinstance(z, list) and all(is_int(c) for c in z) for z in v),

@@ -63,6 +63,17 @@ class Seeing:
         parts = [self.describe_arg(m, i, names) for i in range(len(m.args))]
         return m.name + (f"({', '.join(parts)})" if parts else "")
 
+    def _arg_label(self, m: Move, i: int, a) -> str | None:
+        """A number's label by its move parameter's `as`, or None."""
+        if not self.over and self.choice >= 0:
+            for o in self.program.choices[self.choice].options:
+                if o.name == m.name and i < len(o.labels) and o.labels[i] is not None:
+                    label = o.labels[i]
+                    if isinstance(label, dict):
+                        return label.get(a)
+                    return label[0].replace("{" + label[1] + "}", str(a))
+        return None
+
     def _arg_kind(self, m: Move, i: int) -> str:
         if not self.over and self.choice >= 0:
             for o in self.program.choices[self.choice].options:
@@ -85,6 +96,10 @@ class Seeing:
             return f"player {a}"
         if isinstance(a, bool):
             return "true" if a else "false"
+        if kind == T.INT and not names:
+            label = self._arg_label(m, i, a)
+            if label is not None:
+                return label
         return str(a)
 
     def card_place(self, card: int) -> str:

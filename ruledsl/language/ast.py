@@ -271,6 +271,21 @@ class Reverse(Stmt):
 
 
 @node
+class Return(Stmt):
+    """`return EXPR`: the result of the procedure it stands in."""
+
+    value: Expr
+
+
+@node
+class Swap(Stmt):
+    """`swap a with b`: the cards of two zones change places (a track's slot by slot)."""
+
+    first: "ZoneRef"
+    second: "ZoneRef"
+
+
+@node
 class NextTurn(Stmt):
     """``next turn p``, inside `turns`: p moves after this turn, not the next player in seat order."""
 
@@ -305,6 +320,7 @@ class Turns(Stmt):
 class OptionParam(Node):
     name: str
     domain: Expr
+    label: Optional[Expr] = None  # `as NAME` (a Name) or `as "{n} tricks"` (a StrLit): how a number is shown
 
 
 @node
@@ -473,6 +489,7 @@ class DeckSum(DeckExpr):
 class DeckCopies(DeckExpr):
     copies: int
     term: DeckExpr
+    count: Optional[Expr] = None  # copies worked out at setup (a parameter, `player_count`): `copies` is 1 then
 
 
 @node
@@ -542,6 +559,20 @@ class VarDef(Decl):
     init: Optional[Expr]
     visibility: Optional[str] = None  # public (None), owner or hidden
     shown: bool = True  # False: `unshown`, bookkeeping the table (play, view) leaves out
+
+
+@node
+class TableEntry(Node):
+    low: Optional[Expr]  # the key, or the first key of `LOW..HIGH`; None for `else`
+    high: Optional[Expr]  # the last key of a range, else None
+    value: Expr
+
+
+@node
+class TableDef(Decl):
+    name: str
+    index: "IndexDomain"
+    entries: tuple
 
 
 @node

@@ -14,6 +14,7 @@ from lark import Transformer, v_args
 
 from . import ast as A
 from . import diskcache, setmoves, togethersets, windows
+from .builders import LaterBuilders, _unquote
 from .errors import Diagnostic, RulesError, Span, source_line
 from .sizes import size_errors
 
@@ -43,7 +44,7 @@ def parser() -> lark.Lark:
 RESERVED = frozenset("""
     and or not in if then else true false none each for where let put into under at deal from
     shuffle gather repeat times while turns until choose by move reveal to end once new as remove has
-    best break continue leave rejoin setup lowest highest show tell of final announce reverse
+    best break continue leave rejoin setup lowest highest show tell of final announce reverse swap with return
 """.split())
 
 
@@ -270,12 +271,7 @@ def _split_member(parts) -> tuple:
     return tuple(parts), None
 
 
-def _unquote(token) -> str:
-    raw = str(token)[1:-1]
-    return raw.encode("utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8") if "\\" in raw else raw
-
-
-class _Builder(Transformer):
+class _Builder(LaterBuilders, Transformer):
     """Lark tree to frozen AST nodes, each with its span."""
 
     def __init__(self, path: str):
@@ -536,10 +532,6 @@ class _Builder(Transformer):
         return tuple(children)
 
     @v_args(meta=True, inline=True)
-    def option_param(self, meta, name, domain):
-        return A.OptionParam(str(name), domain, span=self._span(meta))
-
-    @v_args(meta=True, inline=True)
     def reveal_stmt(self, meta, what, to, body):
         return A.Reveal(what, to, body, span=self._span(meta))
 
@@ -651,10 +643,6 @@ class _Builder(Transformer):
     @v_args(meta=True, inline=True)
     def deck_sum(self, meta, left, right):
         return A.DeckSum(left, right, span=self._span(meta))
-
-    @v_args(meta=True, inline=True)
-    def deck_copies(self, meta, copies, term):
-        return A.DeckCopies(int(copies), term, span=self._span(meta))
 
     @v_args(meta=True)
     def deck_card(self, meta, children):

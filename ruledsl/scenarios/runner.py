@@ -119,16 +119,22 @@ class ScenarioFile:
             texts[self.path] = self.source.text
             texts.update(self.source.texts)
             assembly = Assembly(base.items + extra, texts, base.replaced, base.extensions)
-            compiler = _Compiler(check(assembly, params))
-            program = compiler.run()
-            found = {}
-            for inv in program.invariants:
-                if inv.name.startswith(_EXPECT_PREFIX):
-                    e = holds[int(inv.name[len(_EXPECT_PREFIX):])]
-                    sides = [(_text_of(self.texts.get(x.span.file, ''), x.span), *compiler.expr(x)) for x in _sides(e.args[0])]
-                    found[id(e)] = (inv, sides)
-            program.invariants = [inv for inv in program.invariants if not inv.name.startswith(_EXPECT_PREFIX)]
-            self._games[key] = (Game(program), found)
+            model = check(assembly, params)
+            counts = range(model.min_players, model.max_players + 1) if model.by_players else [None]
+            programs, found = {}, {}  # found: per player count (None: one program for every count)
+            for n in counts:
+                compiler = _Compiler(model if n is None else model.for_players(n))
+                program = compiler.run()
+                found[n] = {}
+                for inv in program.invariants:
+                    if inv.name.startswith(_EXPECT_PREFIX):
+                        e = holds[int(inv.name[len(_EXPECT_PREFIX):])]
+                        sides = [(_text_of(texts.get(x.span.file, ''), x.span), *compiler.expr(x)) for x in _sides(e.args[0])]
+                        found[n][id(e)] = (inv, sides)
+                program.invariants = [inv for inv in program.invariants if not inv.name.startswith(_EXPECT_PREFIX)]
+                programs[n] = program
+            first = programs[counts[0]]
+            self._games[key] = (Game(first, programs if model.by_players else None), found)
             self.texts.update(texts)
         return self._games[key]
 
@@ -381,9 +387,10 @@ class _Run(Expectations):
 
     def start(self, span: Span) -> State:
         if self.state is None:
-            game, self.expects = self._game(span)
+            game, expects = self._game(span)
             try:
                 self.state = game.new_game(self.players, self.seed)
+                self.expects = expects.get(self.state.n, expects.get(None))
             except ParameterError as err:
                 raise _Error(str(err), self.players_span or span) from None
             except RulesRuntimeError as err:

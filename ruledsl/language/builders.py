@@ -1,0 +1,67 @@
+"""The tree builder's methods for tables of constants, copies worked out at setup and labelled moves.
+
+A part of :class:`ruledsl.language.parse._Builder` (a mixin), kept apart so
+that parse.py stays one concept: the core statements and expressions.
+"""
+
+from __future__ import annotations
+
+from lark import v_args
+
+from . import ast as A
+
+
+def _unquote(token) -> str:
+    """A STRING token's text without its quotes, escapes read."""
+    raw = str(token)[1:-1]
+    return raw.encode("utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8") if "\\" in raw else raw
+
+
+class LaterBuilders:
+    """Builder methods for `table`, deck copies from an expression, labelled move parameters (needs ``_span``)."""
+
+    @v_args(meta=True, inline=True)
+    def table_def(self, meta, name, index, *entries):
+        return A.TableDef(str(name), index, tuple(entries), span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def table_entry(self, meta, key, value):
+        low, high = key
+        return A.TableEntry(low, high, value, span=self._span(meta))
+
+    @v_args(inline=True)
+    def key_one(self, key):
+        return key, None
+
+    @v_args(inline=True)
+    def key_range(self, low, high):
+        return low, high
+
+    def key_else(self, _children):
+        return None, None
+
+    @v_args(meta=True, inline=True)
+    def option_param(self, meta, name, domain, label=None):
+        if label is not None:
+            label = (A.StrLit(_unquote(label), span=self._tok(label)) if label.type == "STRING"
+                     else A.Name(str(label), span=self._tok(label)))
+        return A.OptionParam(str(name), domain, label, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def return_stmt(self, meta, value):
+        return A.Return(value, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def swap_stmt(self, meta, first, second):
+        return A.Swap(first, second, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def deck_copies(self, meta, copies, term):
+        if isinstance(copies, A.Expr):
+            return A.DeckCopies(1, term, copies, span=self._span(meta))
+        return A.DeckCopies(int(copies), term, span=self._span(meta))
+
+    @v_args(meta=True, inline=True)
+    def deck_table_count(self, meta, name, index):
+        table = A.Name(str(name), span=self._tok(name))
+        return A.Index(table, (index,), span=self._span(meta))
