@@ -26,6 +26,11 @@ from ..language import ast as A
 from .walk import children, descendants
 
 
+def words(name: str) -> str:
+    """``deal_size`` -> ``deal size``."""
+    return name.replace("_", " ")
+
+
 def conjuncts(e) -> list:
     if isinstance(e, A.BinOp) and e.op == "and":
         return conjuncts(e.left) + conjuncts(e.right)
