@@ -49,6 +49,11 @@ class Words(StepWords):
         self._skip: set = set()  # counters of a loop being written, said in its head
         self.known: set = set()  # terms the rulebook explains once, before the rules (how the game ends)
         self.set_checks: list = []  # the `while` conditions of sets of cards (for the program's limits)
+        self._flags: dict = {}  # a local flag set only by moves of one decision -> (actor, moves, start value)
+        self._sources: dict = {}  # a move's card parameter -> the zones it is chosen from
+        self._said_comments: set = set()  # comments printed with a decision or a move
+        self._after = False  # the loop being written goes on with steps after the decision that stops it
+        self.named_moves: set = set()  # moves the rulebook names elsewhere (where a part is reached, a mark set)
 
     # ---- expressions
 
@@ -72,10 +77,11 @@ class Words(StepWords):
     def player(self, e) -> str:
         """A player as an owner: "your" for the current player, "p's" otherwise."""
         if isinstance(e, A.Name) and e.name == "current":
-            return "the current player's"
+            return "your"
         if isinstance(e, A.IntLit):
             return f"player {e.value}'s"
-        return f"{self.expr(e)}'s"
+        said = self.expr(e)
+        return "your" if said == "you" else f"{said}'s"
 
     def expr(self, e) -> str:
         m = getattr(self, "_" + type(e).__name__, None)
@@ -98,7 +104,9 @@ class Words(StepWords):
         if n in self.bound:
             return self.bound[n]
         if n == "current":
-            return "the current player"
+            return "you"
+        if n in self._flags:
+            return self.flag_phrase(n, True)
         if n == "players":
             return "the players"
         if n == "seats":
@@ -373,6 +381,8 @@ class Words(StepWords):
             return f"{self.expr(inner.left)} is not in {self.domain(inner.right)}"
         if isinstance(inner, A.Not):
             return self.expr(inner.operand)
+        if isinstance(inner, A.Name) and inner.name in self._flags:
+            return self.flag_phrase(inner.name, False)
         if isinstance(inner, A.BinOp) and inner.op in NEGATED:
             return self.expr(A.BinOp(NEGATED[inner.op], inner.left, inner.right))
         if isinstance(inner, A.Call) and inner.name in self.m.defines:
