@@ -52,8 +52,9 @@ class _Book:
         m, named = self.model, set()
         for name in m.procedures:
             named |= {site[1] for site in call_sites(m, name) if site[1] is not None}
-        for var in m.vars:
-            named |= {move for _, _, _, move in settings(m, var) if move is not None}
+        for var, v in m.vars.items():
+            if not v.shown and read_anywhere(m, var):  # the marks the bookkeeping appendix lists
+                named |= {move for _, _, _, move in settings(m, var) if move is not None}
         return named
 
     def _extends(self) -> bool:
@@ -315,7 +316,7 @@ class _Book:
                 body = f"its column in the table of {words(self.say.tables[name])} (above)" + (
                     f". {c.replace(chr(10), ' ')}" if c else ".")
             elif c:
-                body = c.replace(chr(10), " ")
+                body = c.replace(chr(10), " ") + ("" if c.rstrip().endswith((".", "!", "?", '"', ")")) else ".")
             else:
                 body = self.say.expr(d.body) + "."
             self.out(f"- *{words(name)}*{params}: {body}{self.mark(d, name)}")
