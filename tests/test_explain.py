@@ -274,3 +274,115 @@ def test_when_marks_change_is_in_the_appendix_and_where_they_are_read(tmp_path):
     # champ is read only under done_flag, raised only where champ is set: its start value is never seen
     assert ("| champ | the table | a player | - (set before it is needed) | everybody | the player who won | set in "
             "the rule *win* to p |") in book
+
+
+SWAP = """game "Swap"
+players 2..3
+include "standard.rules"
+cards standard52 in deck
+enum mood { calm, cross }
+zone deck: pile hidden
+zone hand[player]: row owner
+zone offer[player]: row public
+zone set[player, *]: row public max_members(13)
+var asked[player, player]: bool unshown = false  # asked (a, b): a asked b this turn
+var last_mood: mood
+define pairs(cs) = count(each c in cs) == 2
+# the cards chosen so far are of one rank
+define one_rank(cs) = all(each c in cs where all(each d in cs where d.rank == c.rank))
+procedure turn() {
+  for a in players { for b in players { asked[a, b] = false } }
+  # Unsold cards go back: as many new ones come.
+  let back = size(offer[current])
+  put offer[current] under deck
+  deal back from deck into hand[current]
+  choose act by current {
+    move meld(cs subset of hand[current] while one_rank(cs)) where pairs(cs) {
+      new set[current] as i
+      for c in cs { put c into set[current, i] }
+    }
+    move unmeld(i in members(set[current])) {
+      put set[current, i] into hand[current]
+      remove set[current, i]
+    }
+    move ask(v in players) where v != current and not asked[current, v] {
+      asked[current, v] = true
+      let refused = false
+      choose reply by v {
+        move give(c in hand[v]) { put c into hand[current] }
+        move refuse { refused = true }
+      }
+      if refused {
+        last_mood = cross
+        reveal hand[v] to current {
+          choose grab by current {
+            move take(c in hand[v]) { put c into hand[current] }
+          }
+        }
+      } else {
+        last_mood = calm
+      }
+    }
+  }
+}
+flow {
+  shuffle deck
+  for p in players { deal 5 from deck into hand[p] }
+  turns from 0 until empty(deck) {
+    turn()
+  }
+}
+winner(p): highest size(hand[p])
+"""
+
+
+def _swap(tmp_path):
+    rules = tmp_path / "swap.rules"
+    rules.write_text(SWAP)
+    return rulebook(str(rules))
+
+
+def test_you_for_the_current_player_and_a_decision_of_one_move_as_a_sentence(tmp_path):
+    book = _swap(tmp_path)
+    assert "In these rules, *you* are the player whose turn it is." in book
+    assert "the current player" not in book
+    assert "- You decide (**act**), one of:" in book
+    assert "        - You choose c from v's hand:\n          - Put c into your hand" in book  # no "in the move take"
+    assert "in the move **take**" not in book and "in the move **grab**" not in book
+
+
+def test_a_flag_set_by_one_decision_reads_as_the_move_chosen(tmp_path):
+    book = _swap(tmp_path)
+    assert "    - If player v chose **refuse**:" in book
+    assert "      - **refuse**: nothing happens." in book
+    assert "refused" not in book
+
+
+def test_counted_cards_put_back_and_dealt_again_are_one_step_with_its_comment(tmp_path):
+    book = _swap(tmp_path)
+    assert ("- *Unsold cards go back: as many new ones come.*\n- Put all the cards of your offer at the bottom of "
+            "the deck, then deal as many cards from the deck into your hand.") in book
+    assert "Work out" not in book and "call it back" not in book and "Deal back" not in book
+
+
+def test_who_sees_a_card_passed_between_two_players_and_a_shown_zone(tmp_path):
+    book = _swap(tmp_path)
+    give = book[book.index("**give**"):book.index("**refuse**")]
+    assert "Put c into your hand (only v and you see it; the others do not)." in give
+    assert "- You are shown the cards of v's hand (the others are not), and then:" in book
+    assert "| hand | each player | a row | only its owner sees its cards; shown to a player in *turn* |" in book
+
+
+def test_a_set_of_cards_says_the_condition_it_keeps_and_members_open_and_close_in_words(tmp_path):
+    book = _swap(tmp_path)
+    assert "Choose a set of cards cs from your hand such that the number of c in cs is 2 and *one rank* (cs)." in book
+    assert "- Start a new set of yours: call it set i." in book
+    assert "- Your set i is no longer one of your sets." in book
+
+
+def test_marks_of_a_pair_of_players_and_an_enum_counter(tmp_path):
+    book = _swap(tmp_path)
+    assert "| asked | each pair of players | yes or no | false |" in book
+    assert "| last mood | the table | one of: calm, cross | none | everybody |" in book
+    lines = book.rstrip().splitlines()
+    assert lines[-3] == "## For the computer referee" and "--set" not in book  # no parameters

@@ -62,17 +62,16 @@ class Words(StepWords):
         idx = list(ref.indices)
         info = self.m.zones.get(ref.name)
         base = words(ref.name)
-        if ref.member:
-            base = f"{words(ref.member)} of {base}"
+        member = f"the {words(ref.member)} of " if ref.member else ""
         if not idx:
-            return f"the {base}"
+            return f"{member}the {base}" if member else f"the {base}"
         first = idx[0]
         dims = info.dims if info is not None else []
         if dims and dims[0][0] == "player":
             owner = self.player(first)
             rest = " ".join(self.expr(i) for i in idx[1:])
-            return f"{owner} {base}" + (f" {rest}" if rest else "")
-        return f"{base} {', '.join(self.expr(i) for i in idx)}"
+            return f"{member}{owner} {base}" + (f" {rest}" if rest else "")
+        return f"{member}{base} {', '.join(self.expr(i) for i in idx)}"
 
     def player(self, e) -> str:
         """A player as an owner: "your" for the current player, "p's" otherwise."""
