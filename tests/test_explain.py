@@ -31,10 +31,12 @@ def test_a_rulebook_has_every_part(monkeypatch):
         assert heading in book
     assert book.index("## How to win") < book.index("## Components") < book.index("## Setup and play")
     assert "54 cards start in the stack: 52 × playing card, 2 × joker card." in book
-    assert "| hand | each player | a row | only its owner sees its cards |" in book
+    assert "| hand | each player | a row | only its owner sees its cards; shown to a player in *attack* |" in book
     assert "| `deal_size` | 10 | 1 to 10 | cards dealt to each player |" in book
-    assert "- *wild* (c): c is a joker card or c's rank is 1." in book  # a define in words, a short one written out
-    assert '"2 Aces, or 2 Jokers, or an Ace and a Joker, can stand in for 1 tram."' in book  # its comment
+    # a commented define in the designer's words, an uncommented one in words from its formula
+    assert '- *wild* (c): A wild card: an Ace or a Joker. "2 Aces, or 2 Jokers,' in book
+    assert "- *rank count* (p, r): the number of c in p's hand such that (c is not a joker card and c's rank is r)." \
+        in book
     assert "*next line*" not in book  # only the bots' heuristic reads it
     assert "**repel** (with c from v's hand), if *wild* (c):" in book  # a move with its condition
     assert "A round of answers (**offers**) opens" in book  # a window read back as one step
@@ -79,7 +81,7 @@ def test_tramwaje_reads_as_a_rulebook(monkeypatch):
     assert "The founder of the first complete company wins" in win  # the designer's comment on the winner
     assert ("it becomes true as soon as, for a player p, not founded and *company* (p) (the rule *found*, below)"
             in win)
-    assert "40000" not in win and "40000 decisions" in book[book.index("## Limits of the program"):]
+    assert "40000" not in win and "40000 decisions" in book[book.index("## For the computer referee"):]
     assert "(*president* (p): A president: a King in the player's hand." in win  # what company reads, in words
     assert "`max_rounds` × the number of players" in win
     assert "- Player 0 (the first seat) has the first turn" in book
@@ -87,13 +89,22 @@ def test_tramwaje_reads_as_a_rulebook(monkeypatch):
     assert "Set v's attacked to true." not in book and "Set rank of" not in book
     play = book[:book.index("## Appendix")]
     assert "| attacked |" not in play and "| attacked | each player |" in book
+    assert "line's rank" not in book  # a mark no rule reads (scenarios do) is no bookkeeping for players
     assert "| moves played |" in play  # a shown counter stays with the components
     # the rule for a line, in the designer's words where the move is
     lay = book[book.index("- **lay**"):book.index("- **add driver**")]
-    assert "(*is line* (cs): The set is a whole line" in lay and "can become line" not in lay
-    limits = book[book.index("## Limits of the program"):book.index("## Appendix")]
-    assert "(*can become line* (the current player, cs)); at the table, choose the whole set at once." in limits
-    assert "if (c is not a joker card and c's rank is 11 or 12) and not *complete* (the current player, i)" in book
+    assert "such that *is line* (cs) and *can become line* (you, cs)." in lay  # the card-by-card check is a rule
+    assert "(*is line* (cs): The set is the size of a line" in lay and "(*can become line* (p, cs): The cards" in lay
+    assert "one rank from 2 to 10" in lay and "more than one pair of wild cards" in lay
+    assert "some r in 2 to 10" not in book  # the formula is the rules file's
+    assert "if (c is not a joker card and c's rank is 11 or 12) and not *complete* (you, i)" in book
+    # the offers window runs after the move that ends the turn too
+    turn = book[book.index("### *take turn*"):book.index("### *start of move*")]
+    assert "  - After each **action**, whichever move was made (**end move** too):\n    - If not founded:" in turn
+    assert "*When:* in *take turn*, after each **action** (**end move** included), if not founded." in book
+    # the score decides nothing the founding does not: no score section
+    assert "**Score**" not in book and "progress" not in book and "329" not in book
+    assert book.rstrip().splitlines()[-3] == "## For the computer referee"
     # procedures in the order play reaches them
     assert book.index("### *take turn*") < book.index("### *start of move*") < book.index("### *attack*")
 
@@ -128,13 +139,11 @@ def test_terms_and_bookkeeping_on_a_small_game(tmp_path):
         "winner(p): highest points[p]\n")
     book = rulebook(str(rules))
     # a decision with one move is a step; a short define written out, a commented one explained there
-    assert "- The current player, in the move **gain**:" in book
+    assert "- You choose n from 1 to 3 such that *big* (2 × n):" in book  # no move name: nothing else names it
     assert "  - (*big* (n): a big gain: more than two points at once)" in book
-    assert "  - Choose n from 1 to 3 such that *big* (2 × n)." in book
-    assert "tries" not in book[:book.index("## Appendix: bookkeeping")]
-    assert "| tries | each player | a number | 0 | everybody |  | 1 added in the move **gain** of the setup and play |" in book
+    assert "tries" not in book and "## Appendix: bookkeeping" not in book  # set, never read
     assert "- Player 1 (the first seat) has the first turn" in book
-    assert "- at the end of the turn in which player 0's points is at least 5;" in book
+    assert "- at the end of the turn in which player 0's points reaches 5;" in book
 
 
 TINY = """game "Tiny"
@@ -218,18 +227,20 @@ def test_an_enum_chain_is_a_table_and_an_if_on_its_values_one_entry_each(tmp_pat
 
 def test_a_loop_of_actions_reads_as_repeat_until_a_move(tmp_path):
     book = _tiny(tmp_path)
-    assert ("- Repeat until the move **stop** is chosen, at most 4 times, and only as long as not done flag:"
-            in book)
+    assert ("- Repeat the following until the move **stop** has been chosen (at most 4 times, and only as long as "
+            "not done flag):" in book)
     assert "Let going" not in book and "Let acts" not in book and "Add 1 to acts" not in book
-    assert "    - **stop**:\n      - Stop repeating." in book
+    assert ("    - **stop**:\n      - This is the last time: what comes after the decision (below) still happens "
+            "once more, and then the repeating stops.") in book
+    assert "  - After each **act**, whichever move was made (**stop** too):\n    - If not done flag:" in book
     assert "- Follow *grab* (below), with z." in book and "Do *" not in book
 
 
 def test_a_window_says_when_it_opens_and_what_passing_does(tmp_path):
     book = _tiny(tmp_path)
-    assert "*When:* in *turn*, after each **act**, if not done flag." in book
+    assert "*When:* in *turn*, after each **act** (**stop** included), if not done flag." in book
     assert "*When:* in *turn*, in the move **take**." in book  # grab
-    assert "A round of answers (**claims**) opens: starting with the player after the current one" in book
+    assert "A round of answers (**claims**) opens: starting with the player after you" in book
     assert "  - **pass**: nothing happens now; a player who passed is asked again" in book
 
 
@@ -239,15 +250,15 @@ def test_the_end_is_said_once_and_program_limits_apart(tmp_path):
     assert ("  - done flag (the game is won): it becomes true as soon as, for a player p, not done flag and the "
             "number of cards in p's hand is at least 12 (the rule *win*, below);") in win
     assert "If done flag becomes true during a turn, that turn is cut short: in *turn*," in win
-    assert "500" not in win and "--set" not in book[:book.index("## Limits of the program")]
-    assert "stops a game with no winner after 500 decisions" in book[book.index("## Limits of the program"):]
+    assert "500" not in win and "--set" not in book[:book.index("## For the computer referee")]
+    assert "stops a game with no winner after 500 decisions" in book[book.index("## For the computer referee"):]
     assert "The rules do not say who sits in seat 0" in book
 
 
 def test_a_score_only_one_player_can_top_is_no_tiebreak(tmp_path):
     book = _tiny(tmp_path)
-    assert "When done flag, the champ wins (their score is 100, more than anybody else's)." in book
-    assert "No other player can score as much (at most 52)" in book
+    assert "When done flag, the champ wins. Otherwise the game ends with no winner." in book
+    assert "**Score**" not in book and "at most 52" not in book  # a score that decides nothing is not said
     assert "tied share the win" not in book
     # a hand of 52 cards can reach 40: the score may decide, so it stays a ranking
     close = _tiny(tmp_path, "if done_flag and champ == p then 40 else size(hand[p])")
@@ -256,7 +267,122 @@ def test_a_score_only_one_player_can_top_is_no_tiebreak(tmp_path):
 
 def test_when_marks_change_is_in_the_appendix_and_where_they_are_read(tmp_path):
     book = _tiny(tmp_path)
-    assert ("| hit | each player | yes or no | false | everybody | hit this turn | false at the start of each "
-            "*turn*; true in the move **poke** of *turn* |") in book
-    assert "(hit: hit this turn; false at the start of each *turn*; true in the move **poke** of *turn*)" in book
-    assert "| champ | the table | a player | player 0 | everybody | the player who won | set in the rule *win* to p |" in book
+    assert ("| hit | each player | yes or no | false | everybody | hit this turn | back to false at the start of each "
+            "*turn*; becomes true in the move **poke** of *turn* |") in book
+    assert ("(hit: hit this turn; back to false at the start of each *turn*; becomes true in the move **poke** of "
+            "*turn*)") in book
+    # champ is read only under done_flag, raised only where champ is set: its start value is never seen
+    assert ("| champ | the table | a player | - (set before it is needed) | everybody | the player who won | set in "
+            "the rule *win* to p |") in book
+
+
+SWAP = """game "Swap"
+players 2..3
+include "standard.rules"
+cards standard52 in deck
+enum mood { calm, cross }
+zone deck: pile hidden
+zone hand[player]: row owner
+zone offer[player]: row public
+zone set[player, *]: row public max_members(13)
+var asked[player, player]: bool unshown = false  # asked (a, b): a asked b this turn
+var last_mood: mood
+define pairs(cs) = count(each c in cs) == 2
+# the cards chosen so far are of one rank
+define one_rank(cs) = all(each c in cs where all(each d in cs where d.rank == c.rank))
+procedure turn() {
+  for a in players { for b in players { asked[a, b] = false } }
+  # Unsold cards go back: as many new ones come.
+  let back = size(offer[current])
+  put offer[current] under deck
+  deal back from deck into hand[current]
+  choose act by current {
+    move meld(cs subset of hand[current] while one_rank(cs)) where pairs(cs) {
+      new set[current] as i
+      for c in cs { put c into set[current, i] }
+    }
+    move unmeld(i in members(set[current])) {
+      put set[current, i] into hand[current]
+      remove set[current, i]
+    }
+    move ask(v in players) where v != current and not asked[current, v] {
+      asked[current, v] = true
+      let refused = false
+      choose reply by v {
+        move give(c in hand[v]) { put c into hand[current] }
+        move refuse { refused = true }
+      }
+      if refused {
+        last_mood = cross
+        reveal hand[v] to current {
+          choose grab by current {
+            move take(c in hand[v]) { put c into hand[current] }
+          }
+        }
+      } else {
+        last_mood = calm
+      }
+    }
+  }
+}
+flow {
+  shuffle deck
+  for p in players { deal 5 from deck into hand[p] }
+  turns from 0 until empty(deck) {
+    turn()
+  }
+}
+winner(p): highest size(hand[p])
+"""
+
+
+def _swap(tmp_path):
+    rules = tmp_path / "swap.rules"
+    rules.write_text(SWAP)
+    return rulebook(str(rules))
+
+
+def test_you_for_the_current_player_and_a_decision_of_one_move_as_a_sentence(tmp_path):
+    book = _swap(tmp_path)
+    assert "In these rules, *you* are the player whose turn it is." in book
+    assert "the current player" not in book
+    assert "- You decide (**act**), one of:" in book
+    assert "        - You choose c from v's hand:\n          - Put c into your hand" in book  # no "in the move take"
+    assert "in the move **take**" not in book and "in the move **grab**" not in book
+
+
+def test_a_flag_set_by_one_decision_reads_as_the_move_chosen(tmp_path):
+    book = _swap(tmp_path)
+    assert "    - If player v chose **refuse**:" in book
+    assert "      - **refuse**: nothing happens." in book
+    assert "refused" not in book
+
+
+def test_counted_cards_put_back_and_dealt_again_are_one_step_with_its_comment(tmp_path):
+    book = _swap(tmp_path)
+    assert ("- *Unsold cards go back: as many new ones come.*\n- Put all the cards of your offer at the bottom of "
+            "the deck, then deal as many cards from the deck into your hand.") in book
+    assert "Work out" not in book and "call it back" not in book and "Deal back" not in book
+
+
+def test_who_sees_a_card_passed_between_two_players_and_a_shown_zone(tmp_path):
+    book = _swap(tmp_path)
+    give = book[book.index("**give**"):book.index("**refuse**")]
+    assert "Put c into your hand (only v and you see it; the others do not)." in give
+    assert "- You are shown the cards of v's hand (the others are not), and then:" in book
+    assert "| hand | each player | a row | only its owner sees its cards; shown to a player in *turn* |" in book
+
+
+def test_a_set_of_cards_says_the_condition_it_keeps_and_members_open_and_close_in_words(tmp_path):
+    book = _swap(tmp_path)
+    assert "Choose a set of cards cs from your hand such that the number of c in cs is 2 and *one rank* (cs)." in book
+    assert "- Start a new set of yours: call it set i." in book
+    assert "- Your set i is no longer one of your sets." in book
+
+
+def test_marks_of_a_pair_of_players_and_an_enum_counter(tmp_path):
+    book = _swap(tmp_path)
+    assert "| asked | each pair of players | yes or no | false |" in book
+    assert "| last mood | the table | one of: calm, cross | none | everybody |" in book
+    lines = book.rstrip().splitlines()
+    assert lines[-3] == "## For the computer referee" and "--set" not in book  # no parameters

@@ -22,8 +22,8 @@ from ..engine.load import loads
 from ..language import ast as A
 from ..language.assemble import assemble
 from ..language.errors import read_source
-from .goal import how_to_win, who_starts
-from .prose import call_sites, enum_chain, settings
+from .goal import how_to_win, sole_winner, who_starts
+from .prose import call_sites, enum_chain, read_anywhere, set_before_read, settings, stopping_moves
 from .symbols import _comment
 from .walk import descendants
 from .wording import HIDDEN_DEFINES, VISIBILITY, Words, words
@@ -44,6 +44,18 @@ class _Book:
         self.say.tables = {name: enum for enum, cols in self.tables.items() for name in cols}
         self.say.marks = {n: self._marks(n) for n, v in self.model.vars.items() if not v.shown}
         self.say.order = self._called_order()
+        self.say.named_moves = self._named_moves()
+        self.stops = stopping_moves(self.model)
+
+    def _named_moves(self) -> set:
+        """The moves the rulebook names outside their decision (where a part is reached, when a mark is set)."""
+        m, named = self.model, set()
+        for name in m.procedures:
+            named |= {site[1] for site in call_sites(m, name) if site[1] is not None}
+        for var, v in m.vars.items():
+            if not v.shown and read_anywhere(m, var):  # the marks the bookkeeping appendix lists
+                named |= {move for _, _, _, move in settings(m, var) if move is not None}
+        return named
 
     def _extends(self) -> bool:
         text = self.texts.get(self.path, "")
@@ -111,9 +123,9 @@ class _Book:
         self.procedures()
         self.triggers()
         self.invariants()
-        self.limits()
         self.terms()
         self.bookkeeping()
+        self.limits()
         return "\n".join(self.lines).rstrip() + "\n"
 
     def components(self) -> None:
@@ -135,6 +147,7 @@ class _Book:
             self.out()
         self.out("**Places for cards** (zones):")
         self.out()
+        shown = self._revealed()
         self.out("| zone | one for | kind | who sees the cards | notes |")
         self.out("|---|---|---|---|---|")
         for name, z in m.zones.items():
@@ -145,7 +158,10 @@ class _Book:
             spaces = _by_count(z.sizes) if z.sizes else f"{z.size} spaces"
             kind = {"pile": "a pile (a top card)", "row": "a row", "track": f"a track of {spaces}"}.get(
                 z.shape, z.shape)
-            self.out(f"| {words(name)} | {per} | {kind} | {VISIBILITY.get(z.visibility, z.visibility)} | "
+            seen = VISIBILITY.get(z.visibility, z.visibility)
+            if z.visibility in ("owner", "hidden") and shown.get(name):
+                seen += f"; shown to a player in {', '.join(f'*{words(p)}*' for p in shown[name])}"
+            self.out(f"| {words(name)} | {per} | {kind} | {seen} | "
                      f"{self._cell(self.comment(z.node))}{self.mark(z.node, name)} |")
         self.out()
         for name, t in m.tables.items():
@@ -162,21 +178,37 @@ class _Book:
             self.out()
             self._var_table(shown)
 
+    def _revealed(self) -> dict:
+        """The zones a ``reveal`` shows to a player, with the procedures that do it: {zone: [procedure]}."""
+        out: dict = {}
+        for pname, proc in self.model.procedures.items():
+            for n in descendants(proc):
+                if isinstance(n, A.Reveal):
+                    for part in _zones_of(n.what):
+                        if pname not in out.setdefault(part, []):
+                            out[part].append(pname)
+        return out
+
     def _var_table(self, rows, marks: bool = False) -> None:
         extra = " when it changes |" if marks else ""
         self.out("| name | one for | kind | starts at | who knows it | notes |" + extra)
         self.out("|---|---|---|---|---|---|" + ("---|" if marks else ""))
         for name, v in rows:
-            init = self.say.expr(v.init) if v.init is not None else "-"
+            init = self.say.expr(v.init) if v.init is not None else ("none" if v.type.startswith("enum:") else "-")
             mark = self.say.marks.get(name, "") if marks else None
             if v.type == "player" and init.isdigit():
                 init = f"player {init}"
+            if v.init is not None and set_before_read(self.model, name):
+                init = "- (set before it is needed)"
             per = self._dims(v.dims)
             if "." in name:
                 owner, member = name.split(".", 1)
                 name, per = f"{owner}'s {member}", f"each {words(owner)}"
             kind = {"int": "a number", "bool": "yes or no", "player": "a player", "card": "a card"}.get(
                 v.type, v.type)
+            enum = self.model.enums.get(v.type.removeprefix("enum:")) if v.type.startswith("enum:") else None
+            if enum is not None:
+                kind = f"one of: {', '.join(words(x) for x in enum.values)}"
             who = {"public": "everybody", "owner": "its owner", "hidden": "nobody"}.get(v.visibility, v.visibility)
             self.out(f"| {words(name)} | {per} | {kind} | {init} | {who} | "
                      f"{self._cell(self.comment(v.node))}{self.mark(v.node, name)} |"
@@ -185,7 +217,8 @@ class _Book:
 
     def bookkeeping(self) -> None:
         """The ``unshown`` variables: what the rules keep track of for the players, and where."""
-        rows = [(n, v) for n, v in self.model.vars.items() if not v.shown and "~" not in n]
+        rows = [(n, v) for n, v in self.model.vars.items()
+                if not v.shown and "~" not in n and read_anywhere(self.model, n)]
         if not rows:
             return
         self.out("## Appendix: bookkeeping")
@@ -205,10 +238,11 @@ class _Book:
                 text = f"{value} {'added' if assign.op == '+=' else 'taken off'} in {where}"
             elif not isinstance(assign.value, (A.BoolLit, A.IntLit)):
                 text = f"set in {where} to {value}"
-            elif first and part.startswith("*") and not move:
-                text = f"{value} at the start of each {where}"
             else:
-                text = f"{value} in {where}"
+                info = self.model.vars.get(var)
+                again = info is not None and info.init is not None and self.say.expr(info.init) == value
+                text = f"{'back to' if again else 'becomes'} {value} " + (
+                    f"at the start of each {where}" if first and part.startswith("*") and not move else f"in {where}")
             if text not in said:
                 said.append(text)
         return "; ".join(said)
@@ -244,6 +278,8 @@ class _Book:
     def _dims(self, dims) -> str:
         if not dims:
             return "the table"
+        if len(dims) == 2 and all(d[0] == "player" for d in dims):
+            return "each pair of players"
         parts = []
         for d in dims:
             if d[0] == "player":
@@ -289,27 +325,27 @@ class _Book:
             return
         self.out("## Appendix: terms used in these rules")
         self.out()
-        self.out("Each term is explained where the rules first use it; here they all are, exactly.")
+        self.out("Each term is explained where the rules first use it; here they all are.")
         self.out()
-        for i in self.model.invariants:
-            if i.message:
-                who = f"for every {i.var} in {self.say.domain(i.domain)}, " if i.var else ""
-                self.out(f"- Always true, \"{i.message}\": {who}{self.say.expr(i.cond)}.")
         for name, d in ds:
             params = f" ({', '.join(d.params)})" if d.params else ""
-            body = (f"its column in the table of {words(self.say.tables[name])} (above)" if name in self.say.tables
-                    else self.say.expr(d.body))
-            self.out(f"- *{words(name)}*{params}: {body}.{self.mark(d, name)}")
             c = self.comment(d)
-            if c:
-                self.out(f"  — {c.replace(chr(10), ' ')}")
+            if name in self.say.tables:
+                body = f"its column in the table of {words(self.say.tables[name])} (above)" + (
+                    f". {c.replace(chr(10), ' ')}" if c else ".")
+            elif c:
+                body = c.replace(chr(10), " ") + ("" if c.rstrip().endswith((".", "!", "?", '"', ")")) else ".")
+            else:
+                body = self.say.expr(d.body) + "."
+            self.out(f"- *{words(name)}*{params}: {body}{self.mark(d, name)}")
         self.out()
 
     def _used(self) -> set:
         """The defines the rules read (the heuristic, advice for bots only, does not count)."""
         m = self.model
-        roots = [m.flow, m.winner, *m.procedures.values(), *m.triggers, *m.invariants,
-                 *(d for n, d in m.defines.items() if n == "score"), *self.assembly.extensions]
+        scored = sole_winner(self) is None  # a score only the winner can top is not printed
+        roots = [m.flow, m.winner if scored else getattr(m.winner, "when", None), *m.procedures.values(), *m.triggers, *m.invariants,
+                 *(d for n, d in m.defines.items() if n == "score" and scored), *self.assembly.extensions]
         seen: set = set()
         todo = [r for r in roots if r is not None]
         while todo:
@@ -381,6 +417,8 @@ class _Book:
                 where += f", in the move **{words(option)}**"
             if prev is not None:
                 where += f", after {'each' if looped else 'the'} **{words(prev)}**"
+                if looped and prev in self.stops:
+                    where += f" ({', '.join(f'**{words(x)}**' for x in self.stops[prev])} included)"
             if conds:
                 where += ", if " + " and ".join(self.say.expr(c) for c in conds)
             if where not in said:
@@ -428,17 +466,15 @@ class _Book:
             self.out()
 
     def limits(self) -> None:
-        """What the program adds that is no rule: the move bound, and where the rulebook comes from."""
-        self.out("## Limits of the program")
+        """What the program adds that is no rule (the move bound), and where the rulebook comes from: last."""
+        self.out("## For the computer referee")
         self.out()
-        self.out(f"- The program that plays these rules stops a game with no winner after {self.model.limit} "
-                 "decisions, a bound no game at the table comes near; it is not a rule.")
-        if self.model.params:
-            self.out("- With the program, a parameter is changed with `--set NAME=VALUE`.")
-        for said in dict.fromkeys(self.say.set_checks):
-            self.out(f"- A set of cards is chosen in the program one card at a time, and each card must keep the "
-                     f"set one that can still be completed ({said}); at the table, choose the whole set at once.")
-        self.out(f"- Written by `ruledsl explain` from {self.path}; do not edit by hand.")
+        self.out(f"Not rules of the game. The program stops a game with no winner after {self.model.limit} "
+                 "decisions" + (", and a parameter is set with `--set NAME=VALUE`" if self.model.params else "")
+                 + ". " + ("It has a set of cards chosen one card at a time, each keeping the condition of the "
+                           "set true. " if self.say.set_checks else "")
+                 + f"This page is written by `ruledsl explain` from {self.path}, where each term's formula "
+                 "stands beside the words given here.")
         self.out()
 
     def _extensions(self, proc) -> None:
@@ -456,8 +492,10 @@ class _Book:
             return
         self.out("## As soon as ...")
         self.out()
-        self.out("Checked after every change (a card moved, a mark set), in this order, until none applies; "
-                 "a rule for a player p is checked for each player in seat order, from seat 0.")
+        self.out("These rules apply the moment what they ask becomes true, in anybody's turn and in the middle "
+                 "of any step" + (" (they are looked at in the order given here)" if len(ts) > 1 else "")
+                 + (". A rule for a player p is looked at for each player in seat order, from seat 0."
+                    if any(t.var for t in ts) else "."))
         self.out()
         for t in ts:
             who = self.say.for_each(t.var, t.domain)
@@ -478,11 +516,20 @@ class _Book:
         self.out()
         for i in inv:
             if i.message:
-                self.out(f"- {i.message[0].upper()}{i.message[1:]} (exactly: in the appendix).")
+                self.out(f"- {i.message[0].upper()}{i.message[1:]}.")
             else:
                 who = f"For every {i.var} in {self.say.domain(i.domain)}: " if i.var else ""
                 self.out(f"- {words(i.name)}: {who}{self.say.expr(i.cond)}.")
         self.out()
+
+
+def _zones_of(e) -> list:
+    """The zone names in ``hand[v]``, ``payment[b] + sale[b]``."""
+    if isinstance(e, A.BinOp) and e.op == "+":
+        return _zones_of(e.left) + _zones_of(e.right)
+    if isinstance(e, A.Index) and isinstance(e.obj, A.Name):
+        return [e.obj.name]
+    return [e.name] if isinstance(e, A.Name) else []
 
 
 def _chooses(body):

@@ -82,17 +82,14 @@ def how_to_win(book) -> None:
     score = m.defines.get("score")
     if w is not None:
         book.note(w)
-    if score is not None and (w is None or not book.comment(w)):
+    sole = sole_winner(book)
+    if score is not None and sole is None and (w is None or not book.comment(w)):
         book.note(score)
     book.out(f"**The winner.** {winner_sentence(book)}")
     book.out()
-    if score is not None:
+    if score is not None and sole is None:  # a score only the winner can top decides nothing: not said
         who = score.params[0] if score.params else ""
         book.out(f"**Score** of a player {who}: {say.expr(score.body)}.{book.mark(score, 'score')}")
-        sole = sole_winner(book)
-        if sole is not None:
-            book.out(f"No other player can score as much (at most {sole[2]}), so the score "
-                     f"decides nothing the end does not: it shows how far each player has come.")
         book.out()
     read = _read(m, w.when if w is not None else None)
     loops: list = []
@@ -170,7 +167,9 @@ def _end_case(book, d, setters, ending, indent) -> None:
     t = setters.get(var) if var is not None else None
     lead = "" if indent else "at the end of the turn in which "
     if t is None:
-        book.out(f"{indent}- {lead}{say.expr(d)};")
+        reached = isinstance(d, A.BinOp) and d.op == ">="
+        said = f"{say.expr(d.left)} reaches {say.expr(d.right)}" if reached else say.expr(d)
+        book.out(f"{indent}- {lead}{said};")
         for n in say.notes(d):
             book.out(f"{indent}  - {n}")
         return
@@ -249,8 +248,8 @@ def winner_sentence(book) -> str:
         return f"All the players win together when {when}; otherwise they all lose.{book.mark(w, 'winner')}"
     sole = sole_winner(book)
     if sole is not None:
-        return (f"When {say.expr(w.when)}, the {words(sole[0])} wins (their score is {sole[1]}, more than "
-                f"anybody else's). Otherwise the game ends with no winner.{book.mark(w, 'winner')}")
+        return (f"When {say.expr(w.when)}, the {words(sole[0])} wins. Otherwise the game ends with no "
+                f"winner.{book.mark(w, 'winner')}")
     keys = [f"the {'highest' if k.highest else 'lowest'} {say.expr(k.expr).removeprefix('the ')}" for k in w.keys]
     order = keys[0] + "".join(f", then (on a tie) {k}" for k in keys[1:])
     when = f"When {say.expr(w.when)}, the" if w.when is not None else "The"
@@ -273,7 +272,8 @@ def who_starts(book) -> None:
     say.explained = set()
     book.out("## Who starts")
     book.out()
-    book.out("The seats are numbered from 0, in the order the turn goes round.")
+    book.out("The seats are numbered from 0, in the order the turn goes round. In these rules, *you* are "
+             "the player whose turn it is.")
     book.out()
     for said, t in starts.items():
         first = f"Player {said} (the first seat)" if isinstance(t.start, A.IntLit) else said[0].upper() + said[1:]

@@ -26,6 +26,11 @@ from ..language import ast as A
 from .walk import children, descendants
 
 
+def words(name: str) -> str:
+    """``deal_size`` -> ``deal size``."""
+    return name.replace("_", " ")
+
+
 def conjuncts(e) -> list:
     if isinstance(e, A.BinOp) and e.op == "and":
         return conjuncts(e.left) + conjuncts(e.right)
@@ -303,3 +308,119 @@ def _decides(model, s, seen) -> bool:
             if any(_decides(model, x, seen) for x in model.procedures[n.name].body):
                 return True
     return False
+
+
+# ---- what the rules read
+
+
+def _roots(model) -> list:
+    """Every part of the rules a player applies (the bots' heuristic is advice, not a rule)."""
+    roots = [model.flow, model.winner, *model.procedures.values(), *model.triggers, *model.invariants]
+    roots += [d for n, d in model.defines.items() if n != "heuristic"]
+    return [r for r in roots if r is not None]
+
+
+def _is_read(node, var) -> bool:
+    if "." in var:
+        owner, member = var.split(".", 1)
+        return isinstance(node, A.Attr) and node.name == member and (
+            getattr(node.obj, "name", None) == owner or getattr(getattr(node.obj, "obj", None), "name", None) == owner)
+    return isinstance(node, A.Name) and node.name == var
+
+
+def _guarded(node, var, guards, out) -> None:
+    """The reads of ``var`` in ``node``, each as the list of conditions known to hold where it is read."""
+    if _is_read(node, var):
+        out.append(guards)
+        return
+    if isinstance(node, A.IfExpr):
+        _guarded(node.cond, var, guards, out)
+        _guarded(node.then, var, guards + conjuncts(node.cond), out)
+        _guarded(node.otherwise, var, guards, out)
+        return
+    if isinstance(node, A.BinOp) and node.op == "and":
+        _guarded(node.left, var, guards, out)
+        _guarded(node.right, var, guards + conjuncts(node.left), out)
+        return
+    if isinstance(node, A.If):
+        for cond, body in node.branches:
+            _guarded(cond, var, guards, out)
+            for s in body:
+                _guarded(s, var, guards + conjuncts(cond), out)
+        for s in node.otherwise or ():
+            _guarded(s, var, guards, out)
+        return
+    if hasattr(node, "keys") and hasattr(node, "when"):  # the winner: its keys are read when its condition holds
+        if node.when is not None:
+            _guarded(node.when, var, guards, out)
+        for k in node.keys:
+            _guarded(k, var, guards + conjuncts(node.when), out)
+        return
+    for c in children(node):
+        _guarded(c, var, guards, out)
+
+
+def read_anywhere(model, var) -> bool:
+    """Whether any rule reads the variable ``var`` (``line.rank`` for a member's value)."""
+    out: list = []
+    for r in _roots(model):
+        _guarded(r, var, [], out)
+        if out:
+            return True
+    return False
+
+
+def _bodies(root):
+    for n in descendants(root):
+        for field in ("body", "otherwise"):
+            v = getattr(n, field, None)
+            if isinstance(v, tuple) and v and all(isinstance(x, A.Stmt) for x in v):
+                yield v
+        if isinstance(n, A.If):
+            for _, b in n.branches:
+                yield b
+
+
+def set_before_read(model, var) -> bool:
+    """Whether ``var`` is read only where a flag holds that is raised only together with setting ``var``.
+
+    ``founder`` read only under ``founded``, which starts false and is set true only in a body that sets
+    ``founder`` too: its starting value is never seen.
+    """
+    reads: list = []
+    for r in _roots(model):
+        _guarded(r, var, [], reads)
+    if not reads:
+        return False
+    roots = [model.flow, *model.procedures.values(), *model.triggers]
+    bodies = [b for r in roots if r is not None for b in _bodies(r)]
+
+    def raised_with(flag) -> bool:
+        info = model.vars.get(flag)
+        if info is None or info.type != "bool" or not (isinstance(info.init, A.BoolLit) and not info.init.value):
+            return False
+        raised = [b for b in bodies if any(isinstance(s, A.Assign) and s.name == flag and not s.indices
+                                           and not (isinstance(s.value, A.BoolLit) and not s.value.value) for s in b)]
+        return bool(raised) and all(any(isinstance(s, A.Assign) and s.name == var for s in b) for b in raised)
+
+    return all(any(isinstance(g, A.Name) and raised_with(g.name) for g in guards) for guards in reads)
+
+
+def stopping_moves(model) -> dict:
+    """The decisions of ``action_loop``s with the moves that end them: {decision: [moves]}."""
+    out: dict = {}
+    roots = [model.flow, *model.procedures.values()]
+    for r in roots:
+        if r is None:
+            continue
+        for body in _bodies(r):
+            for i in range(len(body)):
+                found = action_loop(list(body), i)
+                if found is None:
+                    continue
+                for n in descendants(found[1]):
+                    if isinstance(n, A.Choose):
+                        moves = [o.name for o in n.options if o.name in found[2].values()]
+                        if moves:
+                            out.setdefault(n.name, moves)
+    return out
