@@ -11,8 +11,8 @@ of the work it does, in *units of work*:
   the weight of its condition and value (so nested aggregates multiply);
 - a step counts STEP_WORK (its dispatch) plus the weights of the expressions
   it works out; a `for` counts the values of its domain (the list it takes);
-  `put` of several cards, `put each`, `deal`, `shuffle` and `gather` count the
-  cards they may move;
+  `put`, `put each`, `deal`, `shuffle` and `gather` count the cards they may
+  move (each kind by what moving a card costs it);
 - listing a decision's moves (the product of each move's parameters' domain
   sizes times the weight of its condition) is not charged to the run: it ends
   the run, so it happens once per move; it is refused if it alone is too much;
@@ -45,10 +45,10 @@ from .steps import EFFECT
 # The units of each kind of work, measured so that a unit is about the same CPU time (docs 7.7)
 STEP_WORK = 10  # one step: the dispatch of its generated function
 VALUE_WORK = 2  # one value an aggregate, a fold or a loop goes through (beside its condition's own weight)
-MOVE_WORK = 100  # one card of many moved by `put` or `put each` (its zones, places and positions kept up;
+MOVE_WORK = 100  # one card of many moved by `put` (its zones, places and positions kept up;
 # taken from anywhere in its zone, not only its top); a single card: a quarter of it
 SHUFFLE_WORK = 60  # one card of a shuffled zone (the game's own generator, in Python)
-DEAL_WORK = 2  # one card dealt (moved in C, its position set)
+DEAL_WORK = 2  # one card dealt, or moved by `put each` (moved in C, its position set)
 CALL_WORK = 6  # beside VALUE_WORK, per value of a fold, `best`, `random`, `first` or `sorted` (a call per value)
 _QUANTIFIED = (A.Aggregate, A.Fold, A.Best)
 _INLINED = ("any", "all", "count", "cards")  # aggregates written out as loops in the generated code
@@ -225,8 +225,8 @@ class Work:
         got = next(iter(frame.got.values()), None)
         if isinstance(s, A.For) and got is not None:
             return got[3] + frame.extra  # the list of its values, taken when it starts
-        if isinstance(s, A.PutEach) and got is not None:  # a condition and a move per value
-            return frame.over(self.work, MOVE_WORK) - self.work
+        if isinstance(s, A.PutEach) and got is not None:  # zones named per value, each card moved once at most
+            return frame.over(self.work) - self.work + DEAL_WORK * self.card_total
         if isinstance(s, A.Put) and got is not None:
             return MOVE_WORK // 4 if got[1] in (T.CARD, T.NONE) else MOVE_WORK * got[3]
         if isinstance(s, A.Deal) and got is not None:
