@@ -112,8 +112,8 @@ class Work:
             except TypeError:
                 return 1
         most = getattr(fn, "most", None)
-        if isinstance(most, int):
-            return most
+        if isinstance(most, int):  # a range longer than MAX_RANGE is a finding before it is gone through
+            return min(most, MAX_RANGE)
         if t == T.PLAYERS:
             return self.m.max_players
         if t.startswith("type:") and t[5:] in self.m.enums:
