@@ -8,7 +8,8 @@ It makes rules files three ways and checks each one in a worker process:
 - ``mutation``: the game files of ``games/`` with tokens or lines deleted,
   duplicated, swapped or replaced;
 - ``limits``: files at the edges the language must bound (deep nesting, long
-  chains, defines built on defines, huge numbers, moves with many parameters).
+  chains, defines built on defines, huge numbers, moves with many parameters,
+  endless loops over long ranges and big zones).
 
 Each file is loaded (checked and compiled) and, if it loads, played by random
 moves for up to 1,000 moves, with the views, descriptions, invariants, scores
@@ -269,7 +270,7 @@ BASE = ('game "Edge"\nplayers 2..2\nvar v: int = 2\nvar w[player]: int = 0\nvar 
         'zone z: pile public\n')
 
 
-LIMIT_KINDS = ("defines", "ifs", "and", "literal", "squaring", "params", "score", "parens")
+LIMIT_KINDS = ("defines", "ifs", "and", "literal", "squaring", "params", "score", "parens", "work")
 
 
 def limits(rng: random.Random, kind: str) -> str:
@@ -294,6 +295,16 @@ def limits(rng: random.Random, kind: str) -> str:
         names = ", ".join(f"a{i} in 1..{size}" for i in range(count))
         return BASE + ("flow {\n  turns from 0 until v > 3 {\n    choose go by current {\n"
                        f"      move m({names}) {{ v += 1 }}\n    }}\n  }}\n}}\n")
+    if kind == "work":  # an endless loop whose every step goes through a long range or a big zone
+        size = rng.choice([1000, 10000, 100000])
+        if rng.random() < 0.5:
+            return BASE + f"flow {{ while true {{ v = count(each i in 1..{size} where i > v) }} }}\n"
+        cards = min(size, 10000)
+        return BASE.replace("zone z: pile public\n", f"kind token {{ n: 1..{cards} }}\ncards token(n: each) in z\n"
+                            "zone z: pile public\nzone y: pile public\n") + rng.choice([
+            "flow { while true { v = count(each c in z where c.n > v) } }\n",
+            "flow { while true { put z into y\n put y into z } }\n",
+            "flow { while true { shuffle z } }\n"])
     if kind == "score":
         times = rng.randint(10, 16)
         return BASE + (f"define score(p) = v\nwinner(p): highest score(p)\n"

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 import ruledsl
 from ruledsl import RulesError, RulesRuntimeError
-from ruledsl.checker.limits import MAX_INT, MAX_MOVE_COMBINATIONS
+from ruledsl.checker.limits import MAX_INT, MAX_MOVE_COMBINATIONS, MAX_WORK
 from ruledsl.cli import main
 from ruledsl.language.sizes import MAX_DEPTH
 
@@ -126,7 +126,7 @@ def test_cli_check_of_a_too_deep_file_exits_1_with_the_error(tmp_path):
 
 # ---- a setup that loops endlessly, with many player counts (found by ruledsl/fuzz.py's grammar once it
 # wrote other `players` lines): the other counts are tried within one shared budget of steps, not
-# MAX_STEPS_PER_MOVE steps each (12 tries: 5.7 s of CPU for a loop of two statements)
+# MAX_WORK_PER_MOVE each (12 tries: 5.7 s of CPU for a loop of two statements)
 
 MANY = 'game "L"\nplayers 2..13\nvar x: int = 1\nzone z: pile public\n'
 
@@ -147,15 +147,15 @@ def tries(monkeypatch) -> list:
 
 
 def test_a_setup_that_never_ends_is_tried_again_within_one_budget(monkeypatch):
-    from ruledsl.engine.dealing import TRIES_STEPS
-    from ruledsl.engine.rules import MAX_STEPS_PER_MOVE
+    from ruledsl.engine.dealing import TRIES_WORK
+    from ruledsl.engine.rules import MAX_WORK_PER_MOVE
 
     tried = tries(monkeypatch)
     game = ruledsl.loads(MANY + "flow { while true { x = 1 } }\n" + TAIL, "l.rules")
     with pytest.raises(RulesRuntimeError) as info:
         game.new_game()
-    assert info.value.span.line == 5 and f"ran {MAX_STEPS_PER_MOVE} steps" in info.value.message
-    assert tried == [3, 4][:TRIES_STEPS // MAX_STEPS_PER_MOVE]  # not 3 to 13: each runs out the budget
+    assert info.value.span.line == 5 and f"did more than {MAX_WORK_PER_MOVE:,} units of work" in info.value.message
+    assert tried == [3, 4][:TRIES_WORK // MAX_WORK_PER_MOVE]  # not 3 to 13: each runs out the budget
 
 
 def test_counts_whose_setup_is_short_are_all_tried_after_one_that_loops(monkeypatch):
@@ -202,3 +202,81 @@ def test_a_number_the_compiler_bounds_is_stored_unchecked_and_right():
         line = next(x for x in game.python_listing().splitlines() if x.rstrip().endswith("l.rules:5"))
         unchecked += "_fits" not in line
     assert unchecked >= 20
+
+
+# ---- work inside one step (issue 22, docs/fuzzing.md): the bound counts units of work, not steps, so an
+# endless loop whose every step goes through a long range or a big zone stops as quickly as a plain one
+
+ZONE = ('game "L"\nplayers 2..2\nvar x: int = 1\nkind token { n: 1..10000 }\ncards token(n: each) in z\n'
+        'zone z: pile public\nzone y: pile public\n')
+ENDLESS = [
+    HEAD + "flow { while true { x = count(each i in 1..100000 where i > x) } }\n" + TAIL,  # a long range
+    ZONE + "flow { while true { x = count(each c in z where c.n > x) } }\n" + TAIL,  # a 10,000-card zone
+    ZONE + "flow { while true { for c in z { x = c.n } } }\n" + TAIL,
+    ZONE + "flow { while true { put z into y\n put y into z } }\n" + TAIL,  # moving 10,000 cards
+    ZONE + "flow { while true { shuffle z } }\n" + TAIL,
+    ZONE + "flow { while true { x = sum(c.n for each c in z) % 7 } }\n" + TAIL,
+    ZONE + "flow { while true { x = size(sorted(each c in z by c.n)) } }\n" + TAIL,
+]
+
+
+@pytest.mark.parametrize("text", ENDLESS, ids=["range", "zone", "for", "put", "shuffle", "sum", "sorted"])
+def test_an_endless_loop_over_a_long_domain_is_a_finding_at_its_rule(text):
+    start = cpu()
+    with pytest.raises(RulesRuntimeError) as info:
+        ruledsl.loads(text, "l.rules").new_game(2)
+    assert cpu() - start < 10, "stopped, but only after a long time"
+    lines = text.splitlines()
+    assert lines[info.value.span.line - 1].startswith("flow { while true")  # the loop's line
+    assert info.value.message.startswith(f"the rules did more than {MAX_WORK:,} units of work without asking")
+
+
+def test_the_cli_stops_the_endless_range_with_exit_1(tmp_path):
+    rules = tmp_path / "endless.rules"
+    rules.write_text(ENDLESS[0], encoding="utf-8")
+    start = cpu()
+    result = CliRunner().invoke(main, ["run", str(rules)])
+    assert cpu() - start < 10
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert f"{rules}:4:8: error[R001]: the rules did more than {MAX_WORK:,} units of work" in result.output
+
+
+def test_a_trigger_whose_body_never_ends_is_a_finding_naming_it():
+    text = (ZONE + "trigger spin when x > 1 { while true { x = count(each c in z where c.n > x) + 2 } }\n"
+            "flow { x = 2\n" + DECIDE + "}\n" + TAIL)
+    start = cpu()
+    with pytest.raises(RulesRuntimeError) as info:
+        ruledsl.loads(text, "l.rules").new_game(2)
+    assert cpu() - start < 10
+    assert info.value.message.startswith(f"trigger `spin` did more than {MAX_WORK:,} units of work in one move")
+    assert info.value.span.line == 8
+
+
+@pytest.mark.parametrize("text, what", [
+    (HEAD + "flow { x = count(each i in 1..100000 where count(each j in 1..100000 where j > i) > 0)\n"
+     + DECIDE + "}\n" + TAIL, "this expression"),
+    (HEAD + "var n: int = 5\nflow { x = count(each i in 1..n where count(each j in 1..n where j > i) > 0)\n"
+     + DECIDE + "}\n" + TAIL, "this expression"),  # a range worked out while playing
+    (HEAD + "var n: int = 5\nflow { choose t by 0 { move m(a in 1..n, b in 1..n) {} } }\n" + TAIL,
+     "listing the moves `m`"),
+    (ZONE + "trigger a for i in 1..10000 when count(each c in z where c.n == i) > 1 { x = 1 }\nflow {" + DECIDE
+     + "}\n" + TAIL, "checking the triggers after an effect"),  # every card, for each of 10,000 values
+])
+def test_what_can_never_fit_the_bound_is_refused_when_loading(text, what):
+    d = refused(text)
+    assert d.code == "E216" and d.message.startswith(f"{what} may take up to ")
+    assert int(d.message.split("up to ")[1].split()[0].replace(",", "")) > MAX_WORK
+    assert d.message.endswith(f"more than a move may take (at most {MAX_WORK:,}; docs/language.md 7.7)")
+
+
+def test_nested_aggregates_over_a_zone_family_are_bounded_by_the_cards_not_their_product():
+    """`h[p]` inside `each p in players` shares the cards with its siblings: over all 100 players, the
+    inner aggregates go through 10,000 cards, not 100 × 10,000 (which would be refused, E216)."""
+    text = (ZONE.replace("players 2..2", "players 2..100") + "zone h[player]: row public\n"
+            "flow { x = count(each p in players where any(each d in h[p] where count(each e in h[p] where "
+            "e.n == d.n) > 1))\n" + DECIDE + "}\n" + TAIL)
+    state = ruledsl.loads(text, "l.rules").new_game(100)
+    assert state.decision == "t" and state.get_var("x") == 0
+    with pytest.raises(RulesError, match="E216"):  # the same over one zone that may hold every card
+        ruledsl.loads(text.replace("h[p] where count(each e in h[p]", "z where count(each e in z"), "l.rules")

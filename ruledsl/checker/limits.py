@@ -19,6 +19,9 @@ MAX_RANGE = 100_000  # values of a range gone through while playing, e.g. count(
 MIN_INT, MAX_INT = -(2**63), 2**63 - 1  # the whole numbers a game may store (64-bit)
 MAX_INLINED = 2_000  # defines written out where they are used, over one rules file (games/ need 149 at most)
 MAX_MOVE_COMBINATIONS = 100_000  # argument combinations one move can list (the product of its domains' sizes)
+# units of work the rules may do between two decisions (a move, or the setup), and the triggers' bodies beside
+# them: a value gone through is one unit, a step ten (compiler/work.py; docs/language.md 7.7)
+MAX_WORK = 50_000_000
 
 
 def check_card_count(compiler) -> None:

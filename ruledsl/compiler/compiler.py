@@ -26,13 +26,14 @@ from .loops import Loops
 from .program import Invariant, Program, Trigger, _const, _local
 from .statements import Statements
 from .steps import HALT, RETURN
+from .work import Work
 
 
 def compile_model(model: Model) -> Program:
     return _Compiler(model).run()
 
 
-class _Compiler(Layout, Loops, Calls, Expressions, Statements):
+class _Compiler(Work, Layout, Loops, Calls, Expressions, Statements):
     def __init__(self, model: Model):
         self.m = model
         # names the generated expression code refers to; no other builtins
@@ -53,6 +54,7 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         self.result_slots: dict = {}  # a Call of a procedure with a result -> the slot that holds the result
         self.turn_frames: list = []  # per enclosing steered `turns`: (next-player slot, final-round slot)
         self.local = _local
+        self.start_work()  # the weight of each step (work.py)
 
     # ------------------------------------------------------------ the program
 
@@ -83,18 +85,26 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         if m.flow is not None:
             self.block(m.flow.body)
         self.emit(HALT, span=m.flow.span if m.flow else Span())
+        flow_end = len(self.code)
         triggers = []
         for t in m.triggers:
-            slot, dom = self._binder(t, t.var, t.domain)
-            cond = self.expr(t.cond)[0]
+            with self.measured(t.domain) as check:
+                slot, dom = self._binder(t, t.var, t.domain)
+                cond = self.expr(t.cond)[0]
+            self.trigger_work += check.total
+            self.too_much(self.trigger_work, t.span, "checking the triggers after an effect")
             start = len(self.code)
             self.block(t.body)
             self.emit(RETURN, span=t.span)
             triggers.append(Trigger(t.name, slot, dom, cond, start, t.span))
         invariants = []
         for inv in m.invariants:
-            slot, dom = self._binder(inv, inv.var, inv.domain)
-            invariants.append(Invariant(inv.name, inv.message, slot, dom, self.expr(inv.cond)[0], inv.span))
+            with self.measured(inv.domain) as check:
+                slot, dom = self._binder(inv, inv.var, inv.domain)
+                cond = self.expr(inv.cond)[0]
+            self.too_much(check.total, inv.span, f"checking invariant `{inv.name}`")
+            invariants.append(Invariant(inv.name, inv.message, slot, dom, cond, inv.span))
+        self.finish_work(flow_end)
         score = self._score()
         keys = self._winner_keys()
         heuristic = self._player_define("heuristic") if "heuristic" in m.defines else None
@@ -133,6 +143,8 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
             call_sites=self.call_sites,
             cooperative=m.winner is not None and m.winner.everyone,
             announced=self._announced_slots(),
+            step_work=self.step_work,
+            trigger_work=self.trigger_work,
         )
 
     def _announced_slots(self) -> frozenset:
@@ -261,6 +273,7 @@ class _Compiler(Layout, Loops, Calls, Expressions, Statements):
         self.code.append([kind, a, b, span])
         if self.call_stack:
             self.call_sites[len(self.code) - 1] = tuple(self.call_stack)
+        self.weigh_step(kind, a)  # its units of work (work.py)
         return len(self.code) - 1
 
     def _binding(self, node, name):

@@ -97,10 +97,14 @@ class Flow:
             self._moves_fn(cid, choice, move_class)
             self.listings.append(self.lines)
             self.lines, self.line_span = kept
+        # the units of work each function may do at most: the weights of the steps it runs (work.py)
+        work = getattr(program, "step_work", None) or [1] * len(code)
+        self.weights = [0] * len(code)
         for pc in leaders:
             first = len(self.lines)
             self._trace(pc)
             self._alias(first)
+            self.weights[pc] = sum(work[x] for x in self._visited if x < len(code))
         first = len(self.lines)
         self._fire_fn()
         self._alias(first)
@@ -240,7 +244,7 @@ class Flow:
         self._line(f"def _b{start}(s, L):", start)
         pc = start
         count = 0
-        visited = {start}
+        visited = self._visited = {start}
         while True:
             if pc >= len(code):
                 self._line("    raise AssertionError('ran past the last step')", pc - 1)
@@ -446,8 +450,12 @@ class Flow:
         self._line("        if fired > _MAX_FIRINGS:")
         self._line("            s._keeps_firing(t)")
         self.ns["_TRIGGER_BODIES"] = [t.body for t in p.triggers]
+        self.ns["_W"] = self.weights
+        self.ns["_CHECK"] = getattr(p, "trigger_work", 0)
         self._line("        pc = _TRIGGER_BODIES[t]")
+        self._line("        s._charge_triggers(t, _CHECK)  # the checks again after this firing (work.py)")
         self._line("        while pc >= 0:")
+        self._line("            s._charge_triggers(t, _W[pc])")
         self._line("            pc = _BLOCKS[pc](s, L)")
         self._line("        if pc == -1:")
         self._line("            return True")

@@ -77,6 +77,7 @@ def members_domain(c, e):
         vs = s.vars
         return [k + 1 for k in range(most) if vs[first + k]]
 
+    members.most = most  # at most this many values (the work bound, work.py)
     return members
 
 

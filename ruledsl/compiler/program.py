@@ -117,6 +117,8 @@ class Program:
     #: body is compiled once per call); steps outside procedures are left out. Coverage names them.
     call_sites: dict = attrs.Factory(dict)
     announced: frozenset = frozenset()  # variable slots set by `announce`: told on purpose (verify/disclosure.py)
+    step_work: list = attrs.Factory(list)  # step -> the units of work it may do at most (work.py)
+    trigger_work: int = 0  # the units of one check of every trigger's condition (work.py)
     flow: object = attrs.field(default=None, init=False)  # flowgen.Flow, made on first use (not copied by evolve)
 
 

@@ -13,21 +13,21 @@ player range or a parameter's value), told as a finding at the failing rule.
 from __future__ import annotations
 
 from ..language.errors import ParameterError, RulesRuntimeError
-from .rules import MAX_STEPS_PER_MOVE
+from .rules import MAX_WORK_PER_MOVE
 
 MAX_COUNTS_TRIED = 12  # the other counts tried
-# The steps all those tries may take together: a setup that loops endlessly would otherwise run its
-# MAX_STEPS_PER_MOVE steps once per count (12 times over, several seconds for a loop of a few statements).
-# A real setup takes a few hundred steps per count; when the budget runs out the counts not tried yet
-# are not counted as fitting.
-TRIES_STEPS = 2 * MAX_STEPS_PER_MOVE
+# The work all those tries may do together (units of work, compiler/work.py): a setup that loops endlessly
+# would otherwise do its MAX_WORK_PER_MOVE once per count (12 times over, several seconds for a loop of a
+# few statements). A real setup does a few thousand units per count; when the budget runs out the counts
+# not tried yet are not counted as fitting.
+TRIES_WORK = MAX_WORK_PER_MOVE
 
 
 def setup_failure(game, players: int, err: RulesRuntimeError) -> Exception:
     """What to raise when setting up a game for ``players`` failed with ``err``."""
     p = game.program
     fine = []
-    steps = [TRIES_STEPS]
+    steps = [TRIES_WORK]
     for n in range(p.min_players, min(p.max_players, p.min_players + MAX_COUNTS_TRIED - 1) + 1):
         if n == players:
             continue

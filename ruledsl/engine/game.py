@@ -72,6 +72,7 @@ class Game:
         s.is_over = False
         s.finding = None
         s._legal = None
+        s._trigger_work = _steps  # the triggers' bodies share the tries' budget too (None: their own)
         for slot, fn in p.var_init:
             s.vars[slot] = _run_rule(fn, s, s.locals, NOWHERE)
         try:

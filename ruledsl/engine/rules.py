@@ -5,12 +5,13 @@ Also the generated code of a program (:func:`flow_of`), made once and kept with 
 
 from __future__ import annotations
 
+from ..checker.limits import MAX_WORK
 from ..compiler.flowgen import Flow
 from ..compiler.program import MAX_TRIGGER_FIRINGS, Program
 from ..language.errors import RulesRuntimeError
 from .moves import Move
 
-MAX_STEPS_PER_MOVE = 200_000
+MAX_WORK_PER_MOVE = MAX_WORK  # units of work between two decisions (compiler/work.py weighs each step)
 
 
 def flow_of(program: Program) -> Flow:

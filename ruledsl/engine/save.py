@@ -103,6 +103,7 @@ def _load_state(game, text) -> State:
     if not s.over and (s.choice < 0 or s.actor < 0 or p.code[s.pc][0] != CHOOSE):
         raise SaveError("the save says the game goes on, but no decision is pending")
     s._legal = None
+    s._trigger_work = None
     _check_seal(data)
     _check_replay(game, s, data)
     return s

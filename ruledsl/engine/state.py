@@ -15,7 +15,7 @@ from ..compiler.program import MAX_TRIGGER_FIRINGS
 from ..language.errors import NOWHERE, IllegalMove, RulesRuntimeError
 from .moves import Move
 from .positions import Positions
-from .rules import MAX_STEPS_PER_MOVE, _explain, _run_rule, flow_of
+from .rules import MAX_WORK_PER_MOVE, _explain, _run_rule, flow_of
 from .seal import _sealed
 from .seeing import Seeing
 
@@ -28,7 +28,7 @@ class State(Seeing, Positions):
 
     __slots__ = ("game", "program", "n", "seed", "zones", "places", "loc", "vars", "locals", "pc",
                  "choice", "actor", "current", "rng", "grants", "shown", "known", "moves", "is_over",
-                 "finding", "_legal")
+                 "finding", "_legal", "_trigger_work")
 
     # ---- the OpenSpiel-like surface
 
@@ -175,6 +175,7 @@ class State(Seeing, Positions):
         s.is_over = self.is_over
         s.finding = self.finding
         s._legal = self._legal
+        s._trigger_work = None
         return s
 
     def _restore(self, other: "State") -> None:
@@ -227,6 +228,7 @@ class State(Seeing, Positions):
             first, body = self._by_name(flow, m, L)
         moves = self.moves
         moves.append(m)
+        self._trigger_work = None  # the triggers' bodies get their own budget for this move (_charge_triggers)
         if self.shown:
             self.shown = []  # `show`: the cards shown during this move, as [card, player]
         # (pc, choice, actor and the legal moves are set where the move's code stops: a decision or the end)
@@ -236,7 +238,7 @@ class State(Seeing, Positions):
             self._failed(flow, exc, body)
         if pc >= 0:
             self.pc = pc
-            self._run()
+            self._run(None, flow.weights[body])  # the first stretch's work counts too
         if len(moves) >= flow.limit and not self.is_over:
             self._end()
             self.finding = f"the game reached its limit of {flow.limit} moves without ending"
@@ -260,30 +262,47 @@ class State(Seeing, Positions):
                     L[slot] = v
         return first, body
 
-    def _run(self, steps: list | None = None) -> None:
+    def _run(self, steps: list | None = None, spent: int = 0) -> None:
         """Carry out steps until a player must decide or the game ends (the generated code of flowgen.py:
         one function per stretch of steps, each returning the step to go on from, or -1).
 
+        Each stretch is charged its weight, the units of work it may do at most (compiler/work.py), off
+        a budget of MAX_WORK_PER_MOVE less ``spent`` (the move's first stretch, run by _apply).
         ``steps``, a one-item list, is a budget shared by several runs (dealing.setup_failure's tries):
-        no more than MAX_STEPS_PER_MOVE nor what is left of it, and the steps taken are taken off it."""
+        no more than MAX_WORK_PER_MOVE nor what is left of it, and the work done is taken off it."""
         flow = self.program.flow or self._flow()
         blocks = flow.blocks
+        weights = flow.weights
         L = self.locals
-        limit = budget = MAX_STEPS_PER_MOVE if steps is None else min(MAX_STEPS_PER_MOVE, steps[0])
+        limit = MAX_WORK_PER_MOVE if steps is None else min(MAX_WORK_PER_MOVE, steps[0])
+        budget = limit - spent
         pc = self.pc
         try:
             while pc >= 0:
-                budget -= 1
+                budget -= weights[pc]
                 if budget < 0:
                     raise RulesRuntimeError(
-                        f"the rules ran {limit} steps without asking any player to move "
-                        "(an endless loop?)", self.program.code[pc][3])
+                        f"the rules did more than {limit:,} units of work without asking any player to move "
+                        "(an endless loop, or a long range or a big zone gone through again and again?)",
+                        self.program.code[pc][3])
                 pc = blocks[pc](self, L)
         except (RulesRuntimeError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
             self._failed(flow, exc, pc)
         finally:
             if steps is not None:
                 steps[0] -= limit - max(budget, 0)
+
+    def _charge_triggers(self, t: int, units: int) -> None:
+        """Take ``units`` off the work the triggers' bodies may do in this move (or this setup, or the
+        setup tries' shared budget): as much as the flow's, MAX_WORK_PER_MOVE."""
+        left = getattr(self, "_trigger_work", None)
+        if left is None:
+            left = self._trigger_work = [MAX_WORK_PER_MOVE]
+        left[0] -= units
+        if left[0] < 0:
+            trigger = self.program.triggers[t]
+            raise RulesRuntimeError(f"trigger `{trigger.name}` did more than {MAX_WORK_PER_MOVE:,} units of work "
+                                    "in one move (an endless loop in its body?)", trigger.span)
 
     def _failed(self, flow: Flow, exc: Exception, pc: int):
         """A rule failed in the generated code run from step ``pc``: the finding, at the rule's line
