@@ -176,3 +176,25 @@ def test_games_explore_clean(name):
     game = ruledsl.load(f"games/{name}.rules")
     report = run(game, examples=3, seconds=12)
     assert report.ok, report.failure
+
+
+@pytest.mark.parametrize("phase", ["exploring", "random games"])
+def test_a_ctrl_c_that_python_drops_still_stops_the_run(phase):
+    """Python only prints a KeyboardInterrupt raised inside a garbage-collector callback (hypothesis
+    keeps one) and goes on; `ruledsl verify` once ran on after such a Ctrl-C. The press is noted by
+    the handler and the run stops at its next tick, in either phase, with what it found so far."""
+    import signal
+
+    game = ruledsl.load(DATA.parent.parent / "games" / "trolley_car.rules")
+    pressed = []
+
+    def progress(report):
+        if report.phase.startswith(phase) and not pressed:
+            pressed.append(report.phase)
+            try:
+                signal.raise_signal(signal.SIGINT)
+            except KeyboardInterrupt:
+                pass  # dropped, as inside a gc callback
+    report = run(game, players=[2], examples=None, seconds=40, progress=progress)
+    assert pressed and report.interrupted
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's own handler is back

@@ -16,7 +16,10 @@ and says so (``Report.interrupted``).
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
+from contextlib import contextmanager
 
 from ..engine.coverage import instrument
 from ..engine.game import Game
@@ -27,6 +30,30 @@ DEFAULT_SECONDS = 45.0  # CPU seconds of a default run: with start-up and the la
 EXPLORE_SHARE = 0.25  # of the budget, at most, for exploration (all of it with explore_only)
 EXPLORE_SEEDS = 2  # deals explored per player count
 DEFAULT_STATES = 200_000  # positions explored at most, over all the deals of a run
+
+
+@contextmanager
+def ctrl_c_noted():
+    """Ctrl-C that cannot be lost. Python only prints a KeyboardInterrupt raised while the garbage
+    collector runs a callback (hypothesis keeps one) or a ``__del__``, and the run would go on; so
+    the handler raises as Python's own does and also notes the press, which the run looks at on
+    every tick. Yields the note, a one-item list. Outside the main thread, or under a handler that
+    is not Python's default, nothing is changed."""
+    pressed = [False]
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield pressed
+        return
+
+    def handler(signum, frame):
+        pressed[0] = True
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def small_params(path: str, given: dict | None = None) -> dict:
@@ -74,32 +101,41 @@ def run(game: Game, players: list | None = None, examples: int | None = 25, seed
     shown = {"at": time.monotonic()}
 
     def tick(_space=None):
+        if pressed[0]:
+            raise KeyboardInterrupt  # pressed while Python dropped the first one (ctrl_c_noted)
         if progress is not None and time.monotonic() - shown["at"] >= 1.0:
             shown["at"] = time.monotonic()
             progress(report)
 
-    try:
-        for i, (g, n, s, params) in enumerate(configs):
-            left = len(configs) - i
-            end = None if explore_end is None else clock() + (explore_end - clock()) / left
-            report.phase = f"exploring {n} players, seed {s}" + (" (small)" if params else "")
-            space, failure = explore(g, n, s, max_states=max(1, budget // left), deadline=end, clock=clock,
-                                     on_state=tick)
-            space.params = dict(params)
-            report.spaces.append(space)
-            budget -= space.states
-            if failure is not None:
-                if params:  # found under the small parameters: the log must say so
-                    failure.params = dict(params)
-                report.failure = failure
+    def games_progress(r):  # called by the random games after each game and every few seconds in one
+        if pressed[0]:
+            raise KeyboardInterrupt
+        if progress is not None:
+            progress(r)
+
+    with ctrl_c_noted() as pressed:
+        try:
+            for i, (g, n, s, params) in enumerate(configs):
+                left = len(configs) - i
+                end = None if explore_end is None else clock() + (explore_end - clock()) / left
+                report.phase = f"exploring {n} players, seed {s}" + (" (small)" if params else "")
+                space, failure = explore(g, n, s, max_states=max(1, budget // left), deadline=end, clock=clock,
+                                         on_state=tick)
+                space.params = dict(params)
+                report.spaces.append(space)
+                budget -= space.states
+                if failure is not None:
+                    if params:  # found under the small parameters: the log must say so
+                        failure.params = dict(params)
+                    report.failure = failure
+                    return report
+                if explore_end is not None and clock() > explore_end:
+                    break
+            if explore_only:
                 return report
-            if explore_end is not None and clock() > explore_end:
-                break
-        if explore_only:
-            return report
-        report.phase = "random games"
-        verify(game, counts, examples, seed, progress, shrink_seconds, deadline=deadline, clock=clock,
-               report=report, instrumented=(played, cov))
-    except KeyboardInterrupt:
-        report.interrupted = True
-    return report
+            report.phase = "random games"
+            verify(game, counts, examples, seed, games_progress, shrink_seconds, deadline=deadline, clock=clock,
+                   report=report, instrumented=(played, cov))
+        except KeyboardInterrupt:
+            report.interrupted = True
+        return report
