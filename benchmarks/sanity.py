@@ -3,6 +3,8 @@
     python benchmarks/sanity.py tramwaje --bot greedy --games 20
     python benchmarks/sanity.py trambahn --bot greedy --bot ismcts --games 20
     nice -n 10 python benchmarks/sanity.py tramwaje --games 100 --json    # the figures of docs/games/
+    python benchmarks/sanity.py tramwaje --bot greedy --games 100 --cpu-budget 600   # as many as fit in 10 CPU-minutes
+    python benchmarks/sanity.py trambahn --bot greedy --rules copy.rules              # another heuristic, tried
 
 Tramwaje (three players by default): companies founded before the round
 bound, cards paid per card bought in accepted offers (mean and max), gifts
