@@ -333,7 +333,8 @@ def main() -> None:
         rows = ladder(args.games, args.seed, args.seconds, args.game or ["trolley", "uno"], report,
                       openspiel_only=True, start=args.start)
         command = " ".join(["python benchmarks/bots.py"] + sys.argv[1:])
-        table = openspiel_table(rows, args.seconds, command.replace(" --write-docs", "").replace(" --progress", "") + " --write-docs")
+        command = command.replace(" --write-docs", "").replace(" --progress", "") + " --write-docs"
+        table = openspiel_table(rows, args.seconds, command)
         print(table)
         if args.write_docs:
             write_docs(table, OPENSPIEL_START, OPENSPIEL_END, "ruledsl's ismcts against OpenSpiel's ISMCTSBot")
