@@ -36,7 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import ruledsl  # noqa: E402
-from ruledsl.play.botbase import Bot
+from ruledsl.language.errors import RulesRuntimeError  # noqa: E402
+from ruledsl.play.botbase import Bot  # noqa: E402
 from ruledsl.play.bots import make_bot  # noqa: E402
 from ruledsl.play.sim import derive_seed, play_game  # noqa: E402
 
@@ -74,6 +75,7 @@ class Timed(Bot):
         self.seconds = 0.0
         self.cpu_seconds = 0.0
         self.decisions = 0
+        self.iterations = 0  # iterations of a search bot's searches, summed
 
     def choose(self, view, legal, *knowledge):
         start, cpu = time.perf_counter(), time.process_time()
@@ -82,6 +84,7 @@ class Timed(Bot):
             self.seconds += time.perf_counter() - start
             self.cpu_seconds += time.process_time() - cpu
             self.decisions += 1
+            self.iterations += getattr(self.inner, "last_iterations", 0)
         return move
 
 
@@ -116,6 +119,7 @@ class OpenSpielIsmcts(Bot):
         self.rng = random.Random(seed)
         self.game = load_game(ROOT / path, players=players, params=params)
         self.seconds = seconds
+        self.last_iterations = 0
         rng = np.random.RandomState(seed % (1 << 32))
         evaluator = mcts.RandomRolloutEvaluator(1, rng)
         budget = self
@@ -128,19 +132,30 @@ class OpenSpielIsmcts(Bot):
                     return [(legal[0], 1.0)]
                 self._root_node = self.create_new_node(state)
                 end = time.process_time() + budget.seconds
+                budget.last_iterations = 0
                 while time.process_time() < end:
-                    self.run_simulation(self.sample_root_state(state))
-                return self.get_final_policy(state, self._root_node)
+                    try:
+                        self.run_simulation(self.sample_root_state(state))
+                    except RulesRuntimeError:
+                        pass  # a rule failed in this sampled world (as ruledsl's ismcts: learn nothing)
+                    budget.last_iterations += 1
+                root = self.filter_illegals(self._root_node, legal)
+                if root.total_visits == 0:
+                    return [(a, 1.0 / len(legal)) for a in legal]
+                return self.get_final_policy(state, root)
 
-        # keyed by the observation: the adapter's information state replays from a seed a world has not
-        self.bot = Timed(self.game, evaluator, 1.0, 1, random_state=rng, use_observation_string=True)
+        # Keyed by the observation: the adapter's information state replays from a seed a world has not.
+        # An observation does not tell the whole history, so one key may meet different legal actions in
+        # different worlds: OpenSpiel's option for that is allow_inconsistent_action_sets.
+        self.bot = Timed(self.game, evaluator, 1.0, 1, random_state=rng, use_observation_string=True,
+                         allow_inconsistent_action_sets=True)
 
     def choose(self, view, legal, knowledge):
         if len(legal) == 1:
             return legal[0]
         state = self.game.new_initial_state()
         # a world the player cannot tell from the real one (others' secret choices drawn again)
-        state._box.state = knowledge.sample(self.rng)
+        state.become(knowledge.sample(self.rng))
         codec = state._box.setup.actions
         action = self.bot.step(state)
         return codec.decode(action)
@@ -167,6 +182,7 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
     row: dict = {}
     opponent_cpu = 0.0
     opponent_decisions = 0
+    iterations = opponent_iterations = 0
     for i in range(start, start + games):
         game_seed = derive_seed(seed, i // 2 if paired else i)
         seat = i % 2
@@ -189,6 +205,8 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
         decisions += timed.decisions
         opponent_cpu += other.cpu_seconds
         opponent_decisions += other.decisions
+        iterations += timed.iterations
+        opponent_iterations += other.iterations
         low, high = wilson(score, played)
         row = {
             "game": game.name, "rules": path, "params": params, "bot": bot, "opponent": opponent,
@@ -197,6 +215,8 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
             "seconds_per_decision": seconds / decisions if decisions else 0.0,
             "cpu_seconds_per_decision": cpu_seconds / decisions if decisions else 0.0,
             "opponent_cpu_seconds_per_decision": opponent_cpu / opponent_decisions if opponent_decisions else 0.0,
+            "iterations_per_decision": iterations / decisions if decisions else 0.0,
+            "opponent_iterations_per_decision": opponent_iterations / opponent_decisions if opponent_decisions else 0.0,
             "seconds": seconds, "cpu_seconds": cpu_seconds,
             "wall_seconds": time.perf_counter() - started,
         }
@@ -205,10 +225,13 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
     return row
 
 
-def ladder(games: int, seed: int, seconds: float, only=None, progress=None) -> list[dict]:
-    """The ladder's rows: each rung against the one below, and ismcts against OpenSpiel's ISMCTSBot."""
+def ladder(games: int, seed: int, seconds: float, only=None, progress=None, openspiel_only: bool = False,
+           start: int = 0) -> list[dict]:
+    """The ladder's rows: each rung against the one below, and ismcts against OpenSpiel's ISMCTSBot
+    (with ``openspiel_only``, only the latter)."""
     search = f"seconds={seconds}"
-    rungs = [("greedy", "random"), (f"mcts:{search}", "greedy"), (f"ismcts:{search}", f"mcts:{search}")]
+    rungs = [] if openspiel_only else [("greedy", "random"), (f"mcts:{search}", "greedy"),
+                                       (f"ismcts:{search}", f"mcts:{search}")]
     rows = []
     for short, path, params in LADDER:
         if only and short not in only:
@@ -216,17 +239,42 @@ def ladder(games: int, seed: int, seconds: float, only=None, progress=None) -> l
         pairs = list(rungs)
         if short in AGAINST_OPENSPIEL:
             pairs.append((f"ismcts:{search}", f"openspiel-ismcts:{search}"))
+        elif openspiel_only:
+            continue
         for bot, opponent in pairs:
-            row = measure(path, params, bot, opponent, games, seed, paired=True)
+            row = measure(path, params, bot, opponent, games, seed, start=start, paired=True,
+                          progress=progress if openspiel_only else None)
             row["short"] = short
             rows.append(row)
-            if progress is not None:
+            if progress is not None and not openspiel_only:
                 progress(row)
     return rows
 
 
 LADDER_START = "<!-- ladder: benchmarks/bots.py --ladder --write-docs -->"
 LADDER_END = "<!-- end of ladder -->"
+
+
+OPENSPIEL_START = "<!-- against OpenSpiel: benchmarks/bots.py --openspiel --write-docs -->"
+OPENSPIEL_END = "<!-- end of against OpenSpiel -->"
+
+
+def openspiel_table(rows: list[dict], seconds: float, command: str) -> str:
+    """ruledsl's ismcts against OpenSpiel's ISMCTSBot, one row per game."""
+    lines = [OPENSPIEL_START, "",
+             "| Game | Games | ismcts wins (shared) | Win rate | 95% interval | CPU per decision (ismcts / OpenSpiel) "
+             "| Iterations per decision (ismcts / OpenSpiel) |",
+             "| --- | ---: | ---: | ---: | --- | ---: | ---: |"]
+    for r in rows:
+        lines.append(f"| {r['game']} | {r['games']} | {r['wins'] + r['shared']} ({r['shared']}) | "
+                     f"{r['win_rate']:.0%} | {r['ci95'][0]:.0%} to {r['ci95'][1]:.0%} | "
+                     f"{r['cpu_seconds_per_decision'] * 1000:.0f} ms / "
+                     f"{r['opponent_cpu_seconds_per_decision'] * 1000:.0f} ms | "
+                     f"{r.get('iterations_per_decision', 0):.0f} / "
+                     f"{r.get('opponent_iterations_per_decision', 0):.0f} |")
+    lines += ["", f"({platform.python_implementation()} {platform.python_version()}, {platform.machine()}; "
+              f"`{command}`)", "", OPENSPIEL_END]
+    return "\n".join(lines)
 
 
 def ladder_table(rows: list[dict], games: int, seconds: float) -> str:
@@ -247,15 +295,15 @@ def ladder_table(rows: list[dict], games: int, seconds: float) -> str:
     return "\n".join(lines)
 
 
-def write_docs(table: str) -> None:
+def write_docs(table: str, start: str = LADDER_START, end: str = LADDER_END, title: str = "The ladder") -> None:
     path = ROOT / "docs/bots.md"
     text = path.read_text()
-    if LADDER_START in text and LADDER_END in text:
-        head, rest = text.split(LADDER_START, 1)
-        tail = rest.split(LADDER_END, 1)[1]
+    if start in text and end in text:
+        head, rest = text.split(start, 1)
+        tail = rest.split(end, 1)[1]
         text = head + table + tail
     else:
-        text = text.rstrip("\n") + "\n\n## The ladder\n\n" + table + "\n"
+        text = text.rstrip("\n") + f"\n\n## {title}\n\n" + table + "\n"
     path.write_text(text)
 
 
@@ -276,7 +324,21 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=0.05, help="the ladder's CPU time per search decision")
     ap.add_argument("--game", action="append", help="the ladder: only this game (short name)")
     ap.add_argument("--write-docs", action="store_true", help="the ladder: write its table into docs/bots.md")
+    ap.add_argument("--openspiel", action="store_true",
+                    help="only ruledsl's ismcts against OpenSpiel's ISMCTSBot at equal CPU time (--seconds), "
+                         "in Trolley Car and UNO (or --game); --write-docs writes its table into docs/bots.md")
     args = ap.parse_args()
+    if args.openspiel:
+        report = (lambda r: print(json.dumps(r), file=sys.stderr, flush=True)) if args.progress else None
+        rows = ladder(args.games, args.seed, args.seconds, args.game or ["trolley", "uno"], report,
+                      openspiel_only=True, start=args.start)
+        command = " ".join(["python benchmarks/bots.py"] + sys.argv[1:])
+        command = command.replace(" --write-docs", "").replace(" --progress", "") + " --write-docs"
+        table = openspiel_table(rows, args.seconds, command)
+        print(table)
+        if args.write_docs:
+            write_docs(table, OPENSPIEL_START, OPENSPIEL_END, "ruledsl's ismcts against OpenSpiel's ISMCTSBot")
+        return
     if args.ladder:
         report = (lambda r: print(json.dumps(r), file=sys.stderr, flush=True))
         rows = ladder(args.games, args.seed, args.seconds, args.game, report)

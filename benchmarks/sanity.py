@@ -3,6 +3,8 @@
     python benchmarks/sanity.py tramwaje --bot greedy --games 20
     python benchmarks/sanity.py trambahn --bot greedy --bot ismcts --games 20
     nice -n 10 python benchmarks/sanity.py tramwaje --games 100 --json    # the figures of docs/games/
+    python benchmarks/sanity.py tramwaje --bot greedy --games 100 --cpu-budget 600   # as many as fit in 10 CPU-minutes
+    python benchmarks/sanity.py trambahn --bot greedy --rules copy.rules              # another heuristic, tried
 
 Tramwaje (three players by default): companies founded before the round
 bound, cards paid per card bought in accepted offers (mean and max), gifts
@@ -11,7 +13,9 @@ away, attacks made (with their strength) and repelled, and the moves (turns)
 in which the player used up ``max_actions`` actions.
 
 Trambahn (two players): tramways bought, regular scorings, extra tours, final
-scores, and the share of games in which each bot bought a tramway and scored.
+scores, the share of games in which each bot bought a tramway and scored, and
+how many cards the longest column held when the game ended (games by that
+number: eight make an extra tour).
 
 Every seat plays the same bot unless ``--bot`` is given once per seat. The CPU
 time per decision is the time of this process spent in the bots' choose(), over
@@ -64,14 +68,17 @@ def _strength(state, cards) -> int:
 
 
 def tramwaje(args) -> dict:
-    game = ruledsl.load(ROOT / "games/tramwaje.rules")
+    game = ruledsl.load(args.rules or ROOT / "games/tramwaje.rules")
     n = args.players or 3
     cap = game.program.params.get("max_actions", 40)
     totals = {"games": 0, "founded": 0, "round_bound": 0, "move_limit": 0, "turns": 0, "capped_turns": 0,
               "accepted": 0, "rejected": 0, "bought": 0, "paid": 0, "paid_per_bought": [], "gifts": 0,
               "kings_or_wilds_given_free": 0, "attacks": 0, "repelled": 0, "strengths": [],
               "founder_seats": [0] * n, "cpu": 0.0, "decisions": 0, "examples": []}
+    began = time.process_time()
     for i in range(args.games):
+        if args.cpu_budget and time.process_time() - began > args.cpu_budget:
+            break  # the CPU budget is spent: the games played so far are the sample
         seed = derive_seed(args.seed, i)
         turn = {"key": None, "actions": 0, "last": None}
 
@@ -132,7 +139,10 @@ def tramwaje(args) -> dict:
         else:
             totals["round_bound"] += 1
         if args.progress:
-            print(json.dumps({"game": i, "founded": totals["founded"], "turns": totals["turns"]}),
+            print(json.dumps({"game": i, "founded": totals["founded"], "turns": totals["turns"],
+                              "capped": totals["capped_turns"], "accepted": totals["accepted"],
+                              "bought": totals["bought"], "paid": totals["paid"], "gifts": totals["gifts"],
+                              "attacks": totals["attacks"], "cpu": round(time.process_time() - began, 1)}),
                   file=sys.stderr, flush=True)
     ppb = totals.pop("paid_per_bought")
     strengths = totals.pop("strengths")
@@ -147,12 +157,12 @@ def tramwaje(args) -> dict:
 
 
 def trambahn(args) -> dict:
-    game = ruledsl.load(ROOT / "games/trambahn.rules")
+    game = ruledsl.load(args.rules or ROOT / "games/trambahn.rules")
     n = 2
     specs = args.bot
     per_seat = {p: {"games": 0, "bought_and_scored": 0, "tramways": 0, "score": []} for p in range(n)}
     totals = {"games": 0, "tramways": 0, "scorings": 0, "extra_tours": 0, "ended_by_scorings": 0,
-              "zero_zero": 0, "cpu": 0.0, "decisions": 0}
+              "zero_zero": 0, "longest_column": {}, "cpu": 0.0, "decisions": 0}
     by_bot: dict = {}
     for i in range(args.games):
         seed = derive_seed(args.seed, i)
@@ -176,6 +186,11 @@ def trambahn(args) -> dict:
         totals["extra_tours"] += sum(1 for p in range(n) for _ in [0] if extra[p] > 0)
         scores = list(state.scores)
         totals["zero_zero"] += all(s == 0 for s in scores)
+        # the longest column at the end (eight cards make an extra tour): how near the games come to one
+        zones = state.view(0)["zones"]
+        longest = max((len(z) for k, z in zones.items() if k.startswith("column[") and not k.endswith(".tram")),
+                      default=0)
+        totals["longest_column"][longest] = totals["longest_column"].get(longest, 0) + 1
         for p in range(n):
             name = order[p % len(order)]
             row = by_bot.setdefault(name, {"seats": 0, "bought_and_scored": 0, "tramways": 0, "scores": [],
@@ -189,6 +204,7 @@ def trambahn(args) -> dict:
             print(json.dumps({"game": i, "scores": scores, "bought": bought, "extra": extra}),
                   file=sys.stderr, flush=True)
     cpu, decisions = totals.pop("cpu"), totals.pop("decisions")
+    totals["longest_column"] = dict(sorted(totals["longest_column"].items()))
     for row in by_bot.values():
         s = row.pop("scores")
         row["mean_score"] = statistics.mean(s)
@@ -208,6 +224,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--progress", action="store_true", help="a line per game on stderr")
+    ap.add_argument("--cpu-budget", type=float, default=0.0,
+                    help="Tramwaje: start no new game once this many CPU seconds are spent (0: no limit)")
+    ap.add_argument("--rules", help="another rules file of the game (e.g. a copy with another heuristic)")
     args = ap.parse_args()
     args.bot = args.bot or [DEFAULT_BOT]
     start = time.process_time()

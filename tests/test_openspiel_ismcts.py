@@ -57,3 +57,34 @@ def test_resampling_hides_what_the_player_cannot_see():
     # the other player's hidden hand differs between worlds; what the player sees does not
     assert len({w.observation_string(other) for w in worlds}) > 1
     assert {w.observation_string(player) for w in worlds} == {state.observation_string(player)}
+
+
+def test_a_state_made_from_a_sampled_world_resamples_and_searches():
+    """A seat that hands ISMCTSBot a world of the player's Knowledge (benchmarks/bots.py) instead of the
+    real state: the world has no seed to replay its history from, and `become` starts the histories from
+    what each player sees in it, so resampling and searching work from it."""
+    import random
+
+    from ruledsl.engine.worlds import Knowledge
+
+    game = load_game("games/trolley_car.rules", players=2, params={"single_round": True})
+    real = game.new_initial_state()
+    real.apply_action(4)
+    for _ in range(6):  # a few moves in, so that a replay from the wrong seed would go astray
+        real.apply_action(real.legal_actions()[-1])
+    player = real.current_player()
+    world = Knowledge(real._box.state, player).sample(random.Random(2))
+    state = game.new_initial_state()
+    state.become(world)
+    assert state.observation_string(player) == real.observation_string(player)
+    assert state.legal_actions() == real.legal_actions()
+    # the player's history ends where the player stands (a replay of the world's moves from a seed would
+    # end in another deal)
+    assert state.information_state_string(player).splitlines()[-1] == real.observation_string(player)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    again = state.resample_from_infostate(player, sampler)
+    assert again.observation_string(player) == real.observation_string(player)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 1.0, 10,
+                           random_state=np.random.RandomState(1), use_observation_string=True,
+                           allow_inconsistent_action_sets=True)
+    assert bot.step(state) in real.legal_actions()

@@ -284,6 +284,14 @@ class RuledslState(pyspiel.State):
         clone._box.memory = (len(world.moves), world.clone(), histories, records)
         return clone
 
+    def become(self, world) -> None:
+        """Make this state the ruledsl state ``world``, such as a world sampled from a player's
+        Knowledge. A world has no seed to replay its history from, so every player's history starts
+        again from what they see in it (as the other players' do after resample_from_infostate)."""
+        self._box.state = world
+        self._box.memory = (len(world.moves), world.clone(),
+                            [["resampled", ObservationCodec.text(world.view(p))] for p in range(world.n)])
+
     def information_state_text(self, player: int) -> str:
         """The player's views after the chance node and after every move, one a line."""
         if self.inner is None:
