@@ -394,3 +394,49 @@ def test_marks_of_a_pair_of_players_and_an_enum_counter(tmp_path):
     assert "| last mood | the table | one of: calm, cross | none | everybody |" in book
     lines = book.rstrip().splitlines()
     assert lines[-3] == "## For the computer referee" and "--set" not in book  # no parameters
+
+
+SHARED = """game "Shared"
+players 2..2
+limit 200 moves
+include "standard.rules"
+cards standard52 in deck
+zone deck: pile hidden
+zone hand[player]: row owner
+zone pot: row public
+define red_count(p) = count(each c in hand[p] where c.suit in {hearts, diamonds} and c.rank > 1 and c.rank < 13)
+# a hand is rich: many red cards
+define rich(p) = red_count(p) >= 3 and size(hand[p]) > 2 and size(hand[p]) < 40 and size(pot) < 40
+# the pot is big: more than the hands of both players together, give or take
+define big_pot = size(pot) > size(hand[0]) + size(hand[1]) and size(pot) > 5 and size(pot) < 50
+procedure give() {
+  if rich(current) and not big_pot { put top(hand[current]) into pot }
+}
+procedure take() {
+  if rich(current) { put top(pot) into hand[current] }
+}
+flow {
+  shuffle deck
+  for p in players { deal 5 from deck into hand[p] }
+  turns from 0 until empty(deck) {
+    give()
+    take()
+    put top(deck) into hand[current]
+  }
+}
+"""
+
+
+def test_each_term_is_explained_once(tmp_path):
+    rules = tmp_path / "shared.rules"
+    rules.write_text(SHARED)
+    book = rulebook(str(rules))
+    terms = book[book.index("## Appendix: terms"):]
+    # used in two parts: explained in the appendix only, named where it is used
+    assert "- *rich* (p): a hand is rich: many red cards" in terms
+    assert book.count("many red cards") == 1
+    # used in one part: explained there only
+    give = book[book.index("### *give*"):book.index("### *take*")]
+    assert "(*big pot*: the pot is big" in give and "*big pot*" not in terms and book.count("the pot is big") == 1
+    # read only by a formula the rules file keeps (rich has a comment): no term of the rulebook
+    assert "red count" not in book
