@@ -34,9 +34,10 @@ def test_a_rulebook_has_every_part(monkeypatch):
     assert "| hand | each player | a row | only its owner sees its cards; shown to a player in *attack* |" in book
     assert "| `deal_size` | 10 | 1 to 10 | cards dealt to each player |" in book
     # a commented define in the designer's words, an uncommented one in words from its formula
-    assert '- *wild* (c): A wild card: an Ace or a Joker. "2 Aces, or 2 Jokers,' in book
-    assert "- *rank count* (p, r): the number of c in p's hand such that (c is not a joker card and c's rank is r)." \
-        in book
+    assert '(*wild* (c): A wild card: an Ace or a Joker. "2 Aces, or 2 Jokers,' in book  # used in one part: there
+    assert "- *strength* (c): \"A card's strength is its number" in book  # used in two parts: the appendix
+    assert "(*strength* (c)" not in book
+    assert "rank count" not in book and "trams in" not in book  # read only by formulas the rules file keeps
     assert "*next line*" not in book  # only the bots' heuristic reads it
     assert "**repel** (with c from v's hand), if *wild* (c):" in book  # a move with its condition
     assert "A round of answers (**offers**) opens" in book  # a window read back as one step
@@ -47,7 +48,7 @@ def test_a_variant_marks_what_it_changes(monkeypatch):
     monkeypatch.chdir(ROOT)
     book = rulebook("games/trolley_car_bet.rules")
     assert "betting cards laid before a player **[new in this variant]**" in book
-    assert [line for line in book.splitlines() if line.startswith("- *deduction*")][0].endswith(
+    assert [line for line in book.splitlines() if "(*deduction*" in line][0].endswith(
         "**[changed by this variant]**")
     assert "- Also, in **turn** **[new in this variant]**:" in book
     assert "[new in this variant]" not in rulebook("games/trolley_car.rules")
@@ -79,8 +80,11 @@ def test_tramwaje_reads_as_a_rulebook(monkeypatch):
     book = rulebook("games/tramwaje.rules")
     win = book[book.index("## How to win"):book.index("## Components")]
     assert "The founder of the first complete company wins" in win  # the designer's comment on the winner
-    assert ("it becomes true as soon as, for a player p, not founded and *company* (p) (the rule *found*, below)"
-            in win)
+    assert ("- as soon as founded becomes true (A company has been founded: its founder has won, and no more "
+            "actions are taken), which happens as soon as, for a player p, not founded and *company* (p) (the rule "
+            "*found*, below). The turn stops there:") in win
+    assert "at the end of the turn in which one of these" not in win and "cut short" not in win
+    assert "- *company* (p): see *How to win* (above)." in book
     assert "40000" not in win and "40000 decisions" in book[book.index("## For the computer referee"):]
     assert "(*president* (p): A president: a King in the player's hand." in win  # what company reads, in words
     assert "`max_rounds` × the number of players" in win
@@ -95,7 +99,8 @@ def test_tramwaje_reads_as_a_rulebook(monkeypatch):
     lay = book[book.index("- **lay**"):book.index("- **add driver**")]
     assert "such that *is line* (cs) and *can become line* (you, cs)." in lay  # the card-by-card check is a rule
     assert "(*is line* (cs): The set is the size of a line" in lay and "(*can become line* (p, cs): The cards" in lay
-    assert "one rank from 2 to 10" in lay and "more than one pair of wild cards" in lay
+    assert "four trams of one rank from 2 to 10, or three of them and one pair of wild cards" in lay
+    assert "two and four" not in book and "tram of one line" not in book
     assert "some r in 2 to 10" not in book  # the formula is the rules file's
     assert "if (c is not a joker card and c's rank is 11 or 12) and not *complete* (you, i)" in book
     # the offers window runs after the move that ends the turn too
@@ -216,8 +221,8 @@ def _tiny(tmp_path, score="if done_flag and champ == p then 100 else size(hand[p
 def test_an_enum_chain_is_a_table_and_an_if_on_its_values_one_entry_each(tmp_path):
     book = _tiny(tmp_path)
     assert "| amount | takes (z) |\n|---|---|\n| small | 1 |\n| big | 2 |\n| huge | 3 |" in book
-    assert "- *takes* (z): its column in the table of amount (above)." in book  # not the if-else chain
-    assert "(*takes* (z): how many cards an amount takes (see the table of amount))" in book
+    assert "- *takes*: how many cards an amount takes" in book  # under the table, not the if-else chain
+    assert "(*takes* (z)" not in book and "- *takes* (z)" not in book  # and nowhere else
     grab = book[book.index("### *grab*"):book.index("### *answers*")]
     assert "- Then, according to z (an amount):" in grab
     assert grab.index("**Small**:") < grab.index("**Big**:") < grab.index("**Huge**:")
@@ -247,9 +252,12 @@ def test_a_window_says_when_it_opens_and_what_passing_does(tmp_path):
 def test_the_end_is_said_once_and_program_limits_apart(tmp_path):
     book = _tiny(tmp_path)
     win = book[book.index("## How to win"):book.index("## Components")]
-    assert ("  - done flag (the game is won): it becomes true as soon as, for a player p, not done flag and the "
-            "number of cards in p's hand is at least 12 (the rule *win*, below);") in win
-    assert "If done flag becomes true during a turn, that turn is cut short: in *turn*," in win
+    assert ("- as soon as done flag becomes true (the game is won), which happens as soon as, for a player p, not "
+            "done flag and the number of cards in p's hand is at least 12 (the rule *win*, below). The turn stops "
+            "there: the step under way is finished, the steps of *turn* done only while not done flag are left out, "
+            "and the game ends;") in win
+    assert "- at the end of the turn in which the turns played reaches `rounds` × the number of players;" in win
+    assert "one of these is true" not in win  # the two ends happen at different times: said apart
     assert "500" not in win and "--set" not in book[:book.index("## For the computer referee")]
     assert "stops a game with no winner after 500 decisions" in book[book.index("## For the computer referee"):]
     assert "The rules do not say who sits in seat 0" in book
@@ -386,3 +394,49 @@ def test_marks_of_a_pair_of_players_and_an_enum_counter(tmp_path):
     assert "| last mood | the table | one of: calm, cross | none | everybody |" in book
     lines = book.rstrip().splitlines()
     assert lines[-3] == "## For the computer referee" and "--set" not in book  # no parameters
+
+
+SHARED = """game "Shared"
+players 2..2
+limit 200 moves
+include "standard.rules"
+cards standard52 in deck
+zone deck: pile hidden
+zone hand[player]: row owner
+zone pot: row public
+define red_count(p) = count(each c in hand[p] where c.suit in {hearts, diamonds} and c.rank > 1 and c.rank < 13)
+# a hand is rich: many red cards
+define rich(p) = red_count(p) >= 3 and size(hand[p]) > 2 and size(hand[p]) < 40 and size(pot) < 40
+# the pot is big: more than the hands of both players together, give or take
+define big_pot = size(pot) > size(hand[0]) + size(hand[1]) and size(pot) > 5 and size(pot) < 50
+procedure give() {
+  if rich(current) and not big_pot { put top(hand[current]) into pot }
+}
+procedure take() {
+  if rich(current) { put top(pot) into hand[current] }
+}
+flow {
+  shuffle deck
+  for p in players { deal 5 from deck into hand[p] }
+  turns from 0 until empty(deck) {
+    give()
+    take()
+    put top(deck) into hand[current]
+  }
+}
+"""
+
+
+def test_each_term_is_explained_once(tmp_path):
+    rules = tmp_path / "shared.rules"
+    rules.write_text(SHARED)
+    book = rulebook(str(rules))
+    terms = book[book.index("## Appendix: terms"):]
+    # used in two parts: explained in the appendix only, named where it is used
+    assert "- *rich* (p): a hand is rich: many red cards" in terms
+    assert book.count("many red cards") == 1
+    # used in one part: explained there only
+    give = book[book.index("### *give*"):book.index("### *take*")]
+    assert "(*big pot*: the pot is big" in give and "*big pot*" not in terms and book.count("the pot is big") == 1
+    # read only by a formula the rules file keeps (rich has a comment): no term of the rulebook
+    assert "red count" not in book

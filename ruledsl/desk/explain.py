@@ -37,6 +37,7 @@ class _Book:
         self.model = check(self.assembly, params)
         self.program = loads(text, self.path, params).program
         self.say = Words(self.model, self.comment)
+        self.say.mark = self.mark
         self.texts = self.model.texts
         self.base_names = self._base_names() if self._extends() else set()
         self.lines: list[str] = []
@@ -46,6 +47,7 @@ class _Book:
         self.say.order = self._called_order()
         self.say.named_moves = self._named_moves()
         self.stops = stopping_moves(self.model)
+        self.goal_terms: list = []  # the terms *How to win* explains (set when it is written)
 
     def _named_moves(self) -> set:
         """The moves the rulebook names outside their decision (where a part is reached, when a mark is set)."""
@@ -317,22 +319,39 @@ class _Book:
                      f"{self._cell(self.comment(node))}{self.mark(node, name)} |")
         self.out()
 
+    def appendix_terms(self, noted: dict) -> set:
+        """The terms said in more than one part, and the terms their formulas in words read: each is explained
+        once, in the terms appendix, and only named where it is used (a term of one part is explained there)."""
+        m, say = self.model, self.say
+        out = {n for n, parts in noted.items() if len(parts) > 1}
+        todo = list(out)
+        while todo:
+            d = m.defines[todo.pop()]
+            if self.comment(d):
+                continue  # the designer's words: the formula, and what it reads, stay in the rules file
+            for n in descendants(d.body):
+                name = n.name if isinstance(n, (A.Name, A.Call)) else None
+                if (name in m.defines and name not in out and name not in HIDDEN_DEFINES
+                        and name not in say.tables and not isinstance(m.defines[name].body, (A.IntLit, A.StrLit, A.BoolLit))):
+                    out.add(name)  # a term written out is left out below, but what it reads is read by the formula
+                    todo.append(name)
+        return {n for n in out if not say.inline(n)}
+
     def terms(self) -> None:
-        used = self._used()
-        ds = [(n, d) for n, d in self.model.defines.items()
-              if n not in HIDDEN_DEFINES and n in used and not self.say.inline(n)]
+        back = set(self.goal_terms) & self.say.named_later
+        ds = [(n, d) for n, d in self.model.defines.items() if n in self.say.appendix or n in back]
         if not ds:
             return
         self.out("## Appendix: terms used in these rules")
         self.out()
-        self.out("Each term is explained where the rules first use it; here they all are.")
+        self.out("The terms in italics that several parts of the rules use; a term used in one part only is "
+                 "explained there.")
         self.out()
         for name, d in ds:
             params = f" ({', '.join(d.params)})" if d.params else ""
             c = self.comment(d)
-            if name in self.say.tables:
-                body = f"its column in the table of {words(self.say.tables[name])} (above)" + (
-                    f". {c.replace(chr(10), ' ')}" if c else ".")
+            if name in self.goal_terms:
+                body = "see *How to win* (above)."
             elif c:
                 body = c.replace(chr(10), " ") + ("" if c.rstrip().endswith((".", "!", "?", '"', ")")) else ".")
             else:
@@ -541,7 +560,11 @@ def _chooses(body):
 
 def rulebook(path, params: dict | None = None) -> str:
     """The rulebook of the rules file at ``path`` as Markdown (RulesError if the rules are broken)."""
-    return _Book(path, params).write()
+    draft = _Book(path, params)  # a first writing counts in how many parts each term is explained
+    draft.write()
+    book = _Book(path, params)
+    book.say.appendix = book.appendix_terms(draft.say.noted)
+    return book.write()
 
 
 def to_html(markdown: str, title: str) -> str:

@@ -107,10 +107,13 @@ def how_to_win(book) -> None:
     for s in loops:
         if isinstance(s, A.Turns):
             cases = disjuncts(s.until)
-            if len(cases) > 1:
+            # a flag whose rule cuts the turn short ends the game then, not at the end of the turn: said apart
+            apart = any(_cut_short(m, d.name) for d in cases if isinstance(d, A.Name) and d.name in setters)
+            grouped = len(cases) > 1 and not apart
+            if grouped:
                 book.out("- at the end of the turn in which one of these is true:")
             for d in cases:
-                _end_case(book, d, setters, ending, "  " if len(cases) > 1 else "")
+                _end_case(book, d, setters, ending, "  " if grouped else "")
             read |= _read(m, s.until)
             continue
         if isinstance(s, A.While):
@@ -143,13 +146,6 @@ def how_to_win(book) -> None:
                 book.out(f"  - {n}")
     book.out()
     say.known = set(ending)
-    for v in sorted(ending):
-        cut = _cut_short(m, v)
-        if cut:
-            book.out(f"If {words(v)} becomes true during a turn, that turn is cut short: in "
-                     f"{', '.join(f'*{words(p)}*' for p in cut)}, the steps done only while not {words(v)} "
-                     "stop once the step under way is finished, and the game ends.")
-            book.out()
     for t in [t for t in m.triggers if t not in {setters.get(v) for v in ending}]:
         if any(isinstance(n, A.Assign) and n.name in read for b in t.body for n in descendants(b)):
             who = say.for_each(t.var, t.domain)
@@ -158,6 +154,9 @@ def how_to_win(book) -> None:
                      f"{say.expr(t.cond)} (the rule *{words(t.name)}*, below).")
             book.out()
             _trigger_notes(book, t, "")
+    # the terms explained here are explained once: the rules after this only name them
+    book.goal_terms = [n for n in say.noted if n in say.explained]
+    say.known |= set(book.goal_terms)
 
 
 def _end_case(book, d, setters, ending, indent) -> None:
@@ -177,8 +176,16 @@ def _end_case(book, d, setters, ending, indent) -> None:
     say.explained.add(var)
     c = book.comment(m.vars[var].node)
     who = say.for_each(t.var, t.domain)
-    book.out(f"{indent}- {lead}{words(var)}" + (f" ({c.rstrip('.')})" if c else "")
-             + f": it becomes true as soon as{who} {say.expr(t.cond)} (the rule *{words(t.name)}*, below);")
+    cut = _cut_short(m, var)
+    if cut:  # the turn stops there: the game ends in the turn, not at its end
+        book.out(f"{indent}- as soon as {words(var)} becomes true" + (f" ({c.rstrip('.')})" if c else "")
+                 + f", which happens as soon as{who} {say.expr(t.cond)} (the rule *{words(t.name)}*, below). "
+                 "The turn stops there: the step under way is finished, the steps of "
+                 f"{', '.join(f'*{words(p)}*' for p in cut)} done only while not {words(var)} are left out, "
+                 "and the game ends;")
+    else:
+        book.out(f"{indent}- {lead}{words(var)}" + (f" ({c.rstrip('.')})" if c else "")
+                 + f": it becomes true as soon as{who} {say.expr(t.cond)} (the rule *{words(t.name)}*, below);")
     _trigger_notes(book, t, indent + "  ")
 
 

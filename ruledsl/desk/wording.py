@@ -48,6 +48,10 @@ class Words(StepWords):
         self._stops: dict = {}  # the flag of a loop being written -> the move that ends it
         self._skip: set = set()  # counters of a loop being written, said in its head
         self.known: set = set()  # terms the rulebook explains once, before the rules (how the game ends)
+        self.noted: dict = {}  # a define -> the parts where an aside gave its meaning
+        self.mark = lambda node, name: ""  # a variant's mark on a define it adds or changes
+        self.named_later: set = set()  # terms explained before the rules and read again in them
+        self.appendix: set = set()  # the defines explained in the terms appendix only (used in several parts)
         self.set_checks: list = []  # the `while` conditions of sets of cards (for the program's limits)
         self._flags: dict = {}  # a local flag set only by moves of one decision -> (actor, moves, start value)
         self._sources: dict = {}  # a move's card parameter -> the zones it is chosen from
@@ -182,14 +186,19 @@ class Words(StepWords):
         for n in descendants(e):
             name = n.name if isinstance(n, (A.Name, A.Call)) else None
             if name is None or name in self.explained or name in self.bound:
+                if name in self.known:
+                    self.named_later.add(name)  # the terms appendix points back to where it is explained
                 continue
             if name in self.m.defines and isinstance(self.m.defines[name].body, (A.IntLit, A.StrLit, A.BoolLit)):
                 continue  # a named constant: its name says it
             if name in self.m.defines and name not in HIDDEN_DEFINES and not self.inline(name):
                 self.explained.add(name)
+                if name in self.tables or name in self.appendix:
+                    continue  # its meaning is given once: under its table, or in the terms appendix
+                self.noted.setdefault(name, set()).add(self.part)
                 d = self.m.defines[name]
                 params = f" ({', '.join(d.params)})" if d.params else ""
-                out.append(f"(*{words(name)}*{params}: {self.meaning(name)})")
+                out.append(f"(*{words(name)}*{params}: {self.meaning(name)})" + self.mark(d, name))
                 if (not self.comment(d) or self.deep) and name not in self.tables:
                     out.extend(self.notes(d.body))
             elif name in self.m.defines and name not in HIDDEN_DEFINES:  # written out: explain what it reads
