@@ -326,3 +326,12 @@ def test_a_track_has_no_top_card_to_show():
     assert (d.code, d.line, d.column) == ("E209", 8, 21)
     assert d.message == "track `line` has no top card: its slots lie side by side"
     assert d.hint == "make it public, or a pile or row whose top card everybody sees"
+
+
+@pytest.mark.parametrize("slot, shown", [('"{"', "'{'"), ("true", "True")])
+def test_a_connected_slot_is_a_whole_number(slot, shown):
+    # found by the fuzzer (python -m ruledsl.fuzz --seed 0 --case mutation:3469): a text slot reached the compiler
+    (d,) = [d for d in errors(BASE + f"zone a: track(4) public\nzone b: track(4) public\nconnect a {slot} = b 3\n")
+            if d.code == "E202"]
+    assert d.line == 10
+    assert d.message == f"a slot of a track is a whole number, not {shown}"

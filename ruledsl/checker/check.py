@@ -116,6 +116,10 @@ class _Checker(Declarations, StatementChecks, ExpressionChecks, ProcedureChecks)
                 if t not in (T.TRACK, T.ANY):
                     self.error("E202", f"`connect` joins slots of tracks; `{ref.name}` is not a track", ref)
                 value = self._const(slot)
+                if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                    self.error("E202", f"a slot of a track is a whole number, not {value!r}", slot,
+                               "write the slot's number, as in connect line[red] 10 = line[black] 3")
+                    continue
                 zone = m.zones.get(ref.name)
                 if isinstance(value, int) and zone and zone.shape == "track" and not 0 <= value < zone.size:
                     self.error("E205", f"slot {value} is outside `{ref.name}`, whose slots are 0..{zone.size - 1}", slot)
