@@ -167,6 +167,8 @@ class Expressions:
                 return self.env[b]
             return _local(self.slot(b)), b.type
         if n == "player_count":
+            if m.players_fixed is not None:  # a program for one player count (sizes that depend on it)
+                return _const(m.players_fixed), T.INT
             return self.gen("s.n"), T.INT
         if n == "current":
             fn = self.gen("s.current")
