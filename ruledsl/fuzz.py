@@ -485,9 +485,12 @@ def fuzz(minutes: float | None = None, cases: int | None = None, seed: int = 0, 
     started, cpu_started = time.monotonic(), process_cpu()
     last_echo = started
     folder = Path(out) if out else None
+    parent = os.getppid()  # a fuzzer side by side stops when the run that started it is gone (killed)
     try:
         index = offset
         while (cases is None or stats["cases"] < cases) and (stop_at is None or time.monotonic() < stop_at):
+            if stride > 1 and os.getppid() != parent:
+                break
             source = sources[index % len(sources)]
             name, text = make_case(source, seed, index // len(sources), texts)
             kind, value = worker.run(name, text, index // len(sources), timeout)  # seed N, as --case plays it

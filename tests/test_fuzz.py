@@ -422,3 +422,16 @@ def test_side_by_side_figures_add_up_and_keep_the_slowest_case_of_all():
     assert (total["max_run_cpu"], total["max_run_case"], total["max_run_seconds"], total["max_run_moves"]) == (
         0.3, "grammar:9", 0.6, 20)
     assert first["cases"] == 10  # the parts are left as they were
+
+
+def test_a_fuzzer_side_by_side_stops_when_its_run_is_gone(monkeypatch):
+    """A side-by-side fuzzer (--jobs N) whose starting run was killed (its parent process changes)
+    stops at its next file: it once went on for the rest of --minutes, using the cores."""
+    import os
+
+    from ruledsl import fuzz as F
+
+    parents = iter([os.getppid()] + [os.getppid()] * 3 + [1] * 100)  # the run goes away after three files
+    monkeypatch.setattr(F.os, "getppid", lambda: next(parents))
+    stats = F.fuzz(cases=20, seed=0, sources=("grammar",), timeout=60, echo=lambda line: None, offset=0, stride=2)
+    assert stats["cases"] == 3, stats["cases"]
