@@ -323,6 +323,8 @@ class StepWords:
             out.append(("Otherwise:", self.steps(s.otherwise)))
         return out[0] if len(out) == 1 else ("", out)
 
+    _s_Match = _s_If  # a `match` the per-value rendering does not take is read as its if-chain
+
     def _s_For(self, s):
         if (len(s.body) == 1 and isinstance(s.body[0], A.Put) and isinstance(s.body[0].cards, A.Name)
                 and s.body[0].cards.name == s.var and s.where is None and s.start is None

@@ -240,6 +240,16 @@ class If(Stmt):
 
 
 @node
+class Match(If):
+    """``match x { A: {...} B, C: {...} else: {...} }``: read as the if-chain ``if x == A {...} else if
+    x == B or x == C {...} else {...}`` (``branches``), with the arms kept so the checker can find the
+    enum's values each names and the ones none names."""
+
+    subject: Expr = attrs.field(default=None, kw_only=True)
+    arms: tuple = attrs.field(default=(), kw_only=True)  # (the value Names of an arm, ...), one per branch
+
+
+@node
 class For(Stmt):
     var: str
     domain: Expr
