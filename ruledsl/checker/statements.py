@@ -159,6 +159,11 @@ class StatementChecks:
                 self.error("E204", f"decision `{s.name}` offers two moves named `{dup}`", s)
             if not options:
                 self.error("E206", f"decision `{s.name}` offers no move", s)
+            always = next((o for o in options if not o.params and o.where is None), None)
+            if s.no_move_end is not None and always is not None:
+                self.error("E206", f"decision `{s.name}` always has a legal move, `{always.name}` (no parameters, "
+                                   "no `where`), so `when no move: end game` never ends the game",
+                           s.no_move_end, f"remove the line, or give `{always.name}` the condition it is played on")
             for o in options:
                 inner = dict(scope)
                 for p in o.params:

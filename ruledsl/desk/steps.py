@@ -403,6 +403,14 @@ class StepWords:
         return f"Close {said}."
 
     def _s_Choose(self, s):
+        asked = self._decision(s)
+        if s.no_move_end is None:
+            return asked
+        who = self.who(s.actor)
+        who = "you" if who == "You" else who
+        return ("", [f"If {who} {self.verb(who, 'have', 'has')} no legal move here, the game ends.", asked])
+
+    def _decision(self, s):
         if s.each:
             who = f"Each player {s.each} in {self.domain(s.domain)} chooses in secret, all together"
         else:

@@ -348,6 +348,12 @@ class Choose(Stmt):
     options: tuple
     each: Optional[str] = None  # `choose NAME by each p in DOMAIN`: the players choose together, in secret
     domain: Optional[Expr] = None
+    no_move_end: Optional[Node] = None  # `when no move: end game`: the game ends when no move is legal
+
+
+@node
+class NoMoveEnd(Node):
+    """``when no move: end game`` in a decision: ends the game instead of asking a player who cannot move."""
 
 
 @node

@@ -524,8 +524,12 @@ class _Builder(LaterBuilders, Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, children):
-        options = setmoves.expand_all(children[2:], children[1])
-        return A.Choose(str(children[0]), children[1], options, span=self._span(meta))
+        options = setmoves.expand_all(children[2:-1], children[1])
+        return A.Choose(str(children[0]), children[1], options, no_move_end=children[-1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def no_move_end(self, meta, _):
+        return A.NoMoveEnd(span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def set_param(self, meta, name, domain, keep=None):
