@@ -68,6 +68,8 @@ def apply(state, move) -> None:
             state.choice = a
             state.actor = p.choices[a].actor(state, L)
             state._legal = legal_moves(state)
+            if not state._legal and p.choices[a].no_move_end:
+                state._end()
             break
         elif kind == HALT:
             state.pc = pc

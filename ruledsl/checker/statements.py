@@ -94,8 +94,10 @@ class StatementChecks:
             self.check_return(s, scope)
         elif isinstance(s, A.If):
             saved = self.guards.known
+            tested = isinstance(s, A.Match) and self.check_match(s, scope)
             for cond, body in s.branches:
-                self.expect(self.expr(cond, scope), T.BOOL, cond, "a condition")
+                if not isinstance(s, A.Match) or tested:
+                    self.expect(self.expr(cond, scope), T.BOOL, cond, "a condition")
                 with self.guards.assuming(cond):
                     self.block(body, scope, in_trigger)
                 self.guards.known = self.guards.known | self.guards.negfacts(cond)
@@ -157,6 +159,11 @@ class StatementChecks:
                 self.error("E204", f"decision `{s.name}` offers two moves named `{dup}`", s)
             if not options:
                 self.error("E206", f"decision `{s.name}` offers no move", s)
+            always = next((o for o in options if not o.params and o.where is None), None)
+            if s.no_move_end is not None and always is not None:
+                self.error("E206", f"decision `{s.name}` always has a legal move, `{always.name}` (no parameters, "
+                                   "no `where`), so `when no move: end game` never ends the game",
+                           s.no_move_end, f"remove the line, or give `{always.name}` the condition it is played on")
             for o in options:
                 inner = dict(scope)
                 for p in o.params:
@@ -249,6 +256,45 @@ class StatementChecks:
                 return
             for a in s.args:
                 self.expr(a, scope)
+
+    def check_match(self, s: A.Match, scope: dict) -> bool:
+        """A ``match``: its subject is an enum value, each arm names values of that enum, no value twice,
+        and every value has an arm unless there is an ``else:`` (docs §4.7.1). True when all holds, so
+        the if-chain it stands for can be checked as any other."""
+        before = len(self.errors)
+        t = self.expr(s.subject, scope)
+        if len(self.errors) > before:
+            return False
+        if t == T.ANY:
+            return True
+        if not t.startswith("enum:"):
+            self.error("E202", f"`match` chooses by the value of an enum; this is {T.describe(t)}", s.subject,
+                       "for numbers, players or true/false write `if ... else if ...`")
+            return False
+        enum = t[5:]
+        values = self.model.enums[enum].values
+        named: dict = {}
+        for names in s.arms:
+            for n in names:
+                if n.name not in values:
+                    self.error("E202", f"`{n.name}` is not a value of `{enum}`, which `match` chooses by", n,
+                               "one of " + ", ".join(values[:8]) + (", ..." if len(values) > 8 else ""))
+                elif n.name in named:
+                    self.error("E204", f"`{n.name}` has two arms in this `match`; the second would never run", n,
+                               f"the first is at line {named[n.name].span.line}: merge the two")
+                else:
+                    named[n.name] = n
+        missing = [v for v in values if v not in named]
+        if s.otherwise is None and missing:
+            shown = ", ".join(f"`{v}`" for v in missing[:6]) + (f" and {len(missing) - 6} more"
+                                                              if len(missing) > 6 else "")
+            self.error("E205", f"this `match` on `{enum}` has no arm for {shown}", s,
+                       f"add an arm for each (`{missing[0]}: {{ }}` when nothing happens), "
+                       "or `else: { ... }` for the rest")
+        elif s.otherwise is not None and not missing:
+            self.error("E205", f"every value of `{enum}` has an arm, so this `match`'s `else:` never runs",
+                       s.otherwise[0] if s.otherwise else s, "remove the `else:` arm")
+        return len(self.errors) == before
 
     def announcement(self, s: A.Assign, scope: dict, t: str) -> None:
         """`announce v = EXPR` and the plain assignments of an announced variable (docs §4.14.3)."""

@@ -333,7 +333,9 @@ class Flow:
         assert body[-1] == "    return out"
         for text in body[:-1]:  # the lines of _mN (L may be rebound to a copy: nothing after reads it)
             self._line(text, pc)
-        for text in ("s._legal = out", "if not out:", f"    s._no_moves({cid})", "return -1"):
+        # nobody can move: a finding, or with `when no move: end game` the end (as `end game` here would)
+        stuck = "    s._end()" if self.program.choices[cid].no_move_end else f"    s._no_moves({cid})"
+        for text in ("s._legal = out", "if not out:", stuck, "return -1"):
             self._line(f"    {text}{where}", pc)
 
     def _expr_stmt(self, fn, prefix: str) -> str:

@@ -40,6 +40,7 @@ class Choice:
     secret: bool = False  # one of the hidden commitments of `choose NAME by each p in DOMAIN`
     together: object = None  # for a secret choice: fn(L) -> (the choosers, how many have chosen)
     rewind: object = None  # for a secret choice: fn(state) forgets the choices made, back to the first chooser
+    no_move_end: bool = False  # `when no move: end game`: no legal move ends the game instead of asking
 
 
 @attrs.define(eq=False)

@@ -244,7 +244,7 @@ class Statements:
             compile_together(self, s, list(s.options) + list(m.extensions.get(s.name, ())))
         elif isinstance(s, A.Choose):
             actor = self.expr(s.actor)[0]
-            choice = Choice(s.name, actor, [], span)
+            choice = Choice(s.name, actor, [], span, no_move_end=s.no_move_end is not None)
             cid = len(self.choices)
             self.choices.append(choice)
             self.emit(CHOOSE, cid, span=span)

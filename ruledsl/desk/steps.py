@@ -323,6 +323,8 @@ class StepWords:
             out.append(("Otherwise:", self.steps(s.otherwise)))
         return out[0] if len(out) == 1 else ("", out)
 
+    _s_Match = _s_If  # a `match` the per-value rendering does not take is read as its if-chain
+
     def _s_For(self, s):
         if (len(s.body) == 1 and isinstance(s.body[0], A.Put) and isinstance(s.body[0].cards, A.Name)
                 and s.body[0].cards.name == s.var and s.where is None and s.start is None
@@ -401,6 +403,14 @@ class StepWords:
         return f"Close {said}."
 
     def _s_Choose(self, s):
+        asked = self._decision(s)
+        if s.no_move_end is None:
+            return asked
+        who = self.who(s.actor)
+        who = "you" if who == "You" else who
+        return ("", [f"If {who} {self.verb(who, 'have', 'has')} no legal move here, the game ends.", asked])
+
+    def _decision(self, s):
         if s.each:
             who = f"Each player {s.each} in {self.domain(s.domain)} chooses in secret, all together"
         else:

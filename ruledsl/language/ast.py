@@ -240,6 +240,16 @@ class If(Stmt):
 
 
 @node
+class Match(If):
+    """``match x { A: {...} B, C: {...} else: {...} }``: read as the if-chain ``if x == A {...} else if
+    x == B or x == C {...} else {...}`` (``branches``), with the arms kept so the checker can find the
+    enum's values each names and the ones none names."""
+
+    subject: Expr = attrs.field(default=None, kw_only=True)
+    arms: tuple = attrs.field(default=(), kw_only=True)  # (the value Names of an arm, ...), one per branch
+
+
+@node
 class For(Stmt):
     var: str
     domain: Expr
@@ -338,6 +348,12 @@ class Choose(Stmt):
     options: tuple
     each: Optional[str] = None  # `choose NAME by each p in DOMAIN`: the players choose together, in secret
     domain: Optional[Expr] = None
+    no_move_end: Optional[Node] = None  # `when no move: end game`: the game ends when no move is legal
+
+
+@node
+class NoMoveEnd(Node):
+    """``when no move: end game`` in a decision: ends the game instead of asking a player who cannot move."""
 
 
 @node

@@ -462,6 +462,26 @@ class _Builder(LaterBuilders, Transformer):
                 branches.append(part)
         return A.If(tuple(branches), otherwise, span=self._span(meta))
 
+    def match_arm(self, children):
+        return (tuple(A.Name(str(n), span=self._tok(n)) for n in children[:-1]), children[-1])
+
+    @v_args(inline=True)
+    def match_else(self, body):
+        return body
+
+    @v_args(meta=True)
+    def match_stmt(self, meta, children):
+        subject, arms, otherwise = children[0], children[1:-1], children[-1]
+        branches = []
+        for names, body in arms:
+            cond = None
+            for n in names:
+                test = A.BinOp("==", subject, n, span=n.span)
+                cond = test if cond is None else A.BinOp("or", cond, test, span=n.span)
+            branches.append((cond, body))
+        return A.Match(tuple(branches), otherwise, subject=subject, arms=tuple(names for names, _ in arms),
+                       span=self._span(meta))
+
     @v_args(meta=True, inline=True)
     def for_stmt(self, meta, var, domain, start, where, body):
         return A.For(str(var), domain, start, body, where, span=self._span(meta))
@@ -504,8 +524,12 @@ class _Builder(LaterBuilders, Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, children):
-        options = setmoves.expand_all(children[2:], children[1])
-        return A.Choose(str(children[0]), children[1], options, span=self._span(meta))
+        options = setmoves.expand_all(children[2:-1], children[1])
+        return A.Choose(str(children[0]), children[1], options, no_move_end=children[-1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def no_move_end(self, meta, _):
+        return A.NoMoveEnd(span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def set_param(self, meta, name, domain, keep=None):
