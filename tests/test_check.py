@@ -335,3 +335,13 @@ def test_a_connected_slot_is_a_whole_number(slot, shown):
             if d.code == "E202"]
     assert d.line == 10
     assert d.message == f"a slot of a track is a whole number, not {shown}"
+
+
+def test_a_define_given_a_zone_where_its_body_adds_a_number_is_an_error():
+    # found by the fuzzer (--seed 0 --case grammar:10950): `d(t)` with t a track wrote out `t + 1`, which the
+    # checker, typing the define's body with untyped parameters, let through to the compiler (exit 3)
+    with pytest.raises(RulesError) as info:
+        ruledsl.loads(BASE + "zone t: track(3) public\ndefine d(y) = y + 1\n"
+                             "flow { total[0] = size(d(t))\n choose c by 0 { move stop {} } }\n", "mini.rules")
+    (d,) = info.value.diagnostics
+    assert (d.code, d.line, d.message) == ("E202", 9, "cards are needed here, not a number")

@@ -129,3 +129,25 @@ def test_verify_holds_across_zone_parameters_and_results():
     game = ruledsl.load(Path(__file__).parent / "data" / "refill.rules")
     report = run(game, players=[2], seconds=None, examples=3, states=400)
     assert report.failure is None
+
+
+def test_a_procedure_given_a_player_where_its_body_moves_a_card_is_an_error():
+    # found by the fuzzer (--seed 0 --case mutation:19679): the body was checked with untyped parameters only,
+    # and the compiler met `put c` with c a player (AssertionError, exit 3)
+    text = """\
+game "P"
+players 2..2
+include "standard.rules"
+cards standard52 in deck
+zone deck: pile hidden
+zone pile: pile public
+procedure discard(c) { put c into pile }
+flow {
+  discard(current)
+  choose t by 0 { move stop {} }
+}
+"""
+    with pytest.raises(ruledsl.RulesError) as info:
+        ruledsl.loads(text, "p.rules")
+    (d,) = info.value.diagnostics
+    assert (d.code, d.line, d.message) == ("E202", 7, "`put` moves a card or cards, not a player")

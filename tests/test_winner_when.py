@@ -118,3 +118,15 @@ def test_a_scenario_expects_several_winners(tmp_path):
           expect winners 0, 1
         }""", RACE.replace("winner(p) when finished:", "winner(p):"))
     assert outcome.status == "passed", outcome.message()
+
+
+def test_a_cooperative_condition_over_players_has_its_own_local_slots():
+    # found by the fuzzer (--seed 0 --case mutation:17267): the condition was compiled after the number of
+    # local slots was taken, so a flow with no locals of its own raised IndexError when the game ended
+    game = ruledsl.loads('game "W"\nplayers 2..2\ninclude "standard.rules"\ncards standard52 in deck\n'
+                         'zone deck: pile hidden\nzone hand[player]: row owner\n'
+                         'flow { choose t by 0 { move stop {} } }\n'
+                         'winner: all when all(each p in players where empty(hand[p]))\n', "w.rules")
+    state = game.new_game(2, 0)
+    state.apply(state.legal_moves()[0])
+    assert state.over and state.winners == [0, 1]

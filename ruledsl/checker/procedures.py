@@ -22,6 +22,7 @@ class ProcedureChecks:
     """Zone parameters, `return` and calls that take a result (a part of the checker)."""
 
     _rechecking: tuple = ()  # procedures whose bodies are being checked again for a call
+    _calls_checked: dict | None = None  # (procedure, argument types) -> its result's type, checked once
     _returns: list | None = None  # the types `return` gives in the procedure checked (None: outside one)
     _held = 0  # enclosing `reveal` / `at once` blocks, which a `return` may not leave
 
@@ -53,9 +54,16 @@ class ProcedureChecks:
                 self.error("E202", f"`{name}` uses `{pname}` as a zone; it is given {T.describe(t)}", arg,
                            f"give it a zone, as in {name}(hand[p])")
         gives = _gives(proc.body)
-        if not (used or gives) or name in self._rechecking or len(args) != len(proc.params):
+        if name in self._rechecking or len(args) != len(proc.params):
             m.results[node] = T.ANY if gives else T.NONE
             return m.results[node]
+        # every call's argument types are checked against the body (`put c ...` given a player), once
+        # per procedure and types: a body is not checked again for a call like one already checked
+        key = (name, tuple(types))
+        done = self._calls_checked.get(key) if self._calls_checked is not None else None
+        if done is not None:
+            m.results[node] = done
+            return done
         saved = (self._owner, self._loops, self._turns, self._returns, self._held)
         self._rechecking += (name,)
         self._owner, self._loops, self._turns, self._returns, self._held = name, 0, 0, [], 0
@@ -76,6 +84,9 @@ class ProcedureChecks:
                 result = T.ANY  # told once: no knock-on error where the result is taken
                 break
         m.results[node] = result
+        if self._calls_checked is None:
+            self._calls_checked = {}
+        self._calls_checked[key] = result
         return result
 
     def check_return(self, s, scope: dict) -> None:

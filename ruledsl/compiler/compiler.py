@@ -111,6 +111,8 @@ class _Compiler(Work, Layout, Loops, Calls, Expressions, Statements):
         team = self._player_define("team") if "team" in m.defines else None
         statistics = tuple((st.name, self.expr(st.expr)[0], st.name in m.statistic_shares, st.span)
                            for st in m.statistics.values())
+        # compiled before local_count is read below: its aggregates take local slots too
+        winner_when = self.expr(m.winner.when)[0] if m.winner is not None and m.winner.when is not None else None
         return Program(
             name=m.name, min_players=m.min_players, max_players=m.max_players, limit=m.limit,
             params=self.params, card_count=self.card_total, card_kind=self.card_kind,
@@ -120,7 +122,7 @@ class _Compiler(Work, Layout, Loops, Calls, Expressions, Statements):
             var_families=self.var_families, local_count=self.local_count, code=self.code,
             choices=self.choices, triggers=triggers, invariants=invariants, score=score,
             winner_keys=keys, source=m.texts,
-            winner_when=self.expr(m.winner.when)[0] if m.winner is not None and m.winner.when is not None else None,
+            winner_when=winner_when,
             enums={name: list(e.values) for name, e in m.enums.items()},
             enum_labels={name: list(e.labels) for name, e in m.enums.items()},
             param_defaults={name: info.default for name, info in m.params.items()},

@@ -392,7 +392,10 @@ class Expressions:
                 return v
 
             return anything
-        raise AssertionError(f"not a card source: {t}")
+        # the checker types a define's body with untyped parameters; only here, written out at its call
+        # with its arguments, is such a mismatch seen: an error of the rules, at the place
+        raise RulesError([diag(self.m.texts, "E202", f"cards are needed here, not {T.describe(t)}", span,
+                               "a define's parameter is used as cards here: give it a zone, a card or cards")])
 
     def card_list(self, fn, t, span):
         """A card or a source of cards, as a list (`a + b` of two cards is a list of two)."""
