@@ -286,11 +286,12 @@ class RuledslState(pyspiel.State):
 
     def become(self, world) -> None:
         """Make this state the ruledsl state ``world``, such as a world sampled from a player's
-        Knowledge. A world has no seed to replay its history from, so every player's history starts
-        again from what they see in it (as the other players' do after resample_from_infostate)."""
+        Knowledge. A world has no seed to replay its history from, so every player's history (views and
+        moves seen) starts again from what they see in it (as the other players' do after resample_from_infostate)."""
         self._box.state = world
         self._box.memory = (len(world.moves), world.clone(),
-                            [["resampled", ObservationCodec.text(world.view(p))] for p in range(world.n)])
+                            [["resampled", ObservationCodec.text(world.view(p))] for p in range(world.n)],
+                            self._box.setup.history.start())  # the moves seen: none yet, in the world
 
     def information_state_text(self, player: int) -> str:
         """The player's views after the chance node and after every move, one a line."""
