@@ -2,14 +2,13 @@
 `simulate` (text and --json), the report and `compare`, with 95% intervals."""
 
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 import ruledsl
-from ruledsl import RulesError
+from rules_text import MINI, diagnostics
 from ruledsl.cli import main
 from ruledsl.play.report import balance, paired
 from ruledsl.play.scale import run_games
@@ -19,22 +18,13 @@ from ruledsl.verify import verify
 ROOT = Path(__file__).resolve().parent.parent
 PUSH = ROOT / "tests" / "data" / "push.rules"
 
-BASE = """\
-game "Mini"
-players 2..4
-include "standard.rules"
-cards standard52 in deck
-zone deck: pile hidden
-zone hand[player]: row owner
+BASE = MINI + """\
 var k: int = 0
 flow { shuffle deck for p in players { deal 3 from deck into hand[p] k += 1 } }
 """
 
 
-def errors(text: str) -> list:
-    with pytest.raises(RulesError) as info:
-        ruledsl.loads(textwrap.dedent(text), "mini.rules")
-    return info.value.diagnostics
+errors = diagnostics
 
 
 def test_a_statistic_is_a_number_or_true_false():

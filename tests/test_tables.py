@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl import RulesError
+from rules_text import diagnostics
 
 POINTS = Path(__file__).parent / "data" / "points.rules"
 
@@ -21,9 +21,8 @@ var x: int = 3
 
 
 def errors(text: str) -> list:
-    with pytest.raises(RulesError) as info:
-        ruledsl.loads(BASE + textwrap.dedent(text) + "flow { end game }\n", "tables.rules")
-    return [(d.code, d.line, d.message, d.hint) for d in info.value.diagnostics]
+    found = diagnostics(textwrap.dedent(text) + "flow { end game }\n", before=BASE, name="tables.rules")
+    return [(d.code, d.line, d.message, d.hint) for d in found]
 
 
 def messages(text: str) -> list:
