@@ -38,10 +38,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-import ruledsl  # noqa: E402
-
+import ruledsl
 
 SEEDS = 1000  # the OpenSpiel game's chance outcomes: every row plays seeds below this
 
