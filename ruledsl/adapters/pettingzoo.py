@@ -33,7 +33,7 @@ from pettingzoo import AECEnv
 from ..checker import types as T
 from ..language.errors import IllegalMove, ParameterError
 from .encode import ObservationCodec, outcome, state_text
-from .steps import KEPT_LISTS, NO_ANSWER, NONE, StepCodec
+from .steps import NO_ANSWER, NONE, StepCodec
 
 
 class RuledslEnv(AECEnv):
@@ -72,7 +72,6 @@ class RuledslEnv(AECEnv):
         }
         self._rng = random.Random()
         self._words: dict = {}  # decision -> {id(move): (move, its plain words, its card arguments)}
-        self._said: dict = {}  # (decision, id of each legal move) -> (that list, its words), when they differ
         self._answer = NO_ANSWER  # (legal list, pending, self.actions.legal's answer for them)
         self.game_state = None
 
@@ -101,7 +100,7 @@ class RuledslEnv(AECEnv):
     def _select(self):
         s = self.game_state
         if not s.is_over:
-            self.agent_selection = self.possible_agents[s.current_player]
+            self.agent_selection = self.possible_agents[s.actor]
             info = {"legal_moves": self._described(s)}
             if self.pending:
                 info["chosen_so_far"] = self.actions.pending_text(self.pending)
@@ -115,10 +114,6 @@ class RuledslEnv(AECEnv):
         if legal is None:
             s.legal_moves()
             legal = s._legal
-        key = (s.choice, *map(id, legal))  # a list met before whose moves all read differently
-        said = self._said.get(key)
-        if said is not None:
-            return list(said[1])
         memo = self._words.get(s.choice)
         if memo is None:
             memo = self._words[s.choice] = {}
@@ -129,10 +124,7 @@ class RuledslEnv(AECEnv):
             if text is None or text[0] is not m:
                 text = memo[id(m)] = (m, s._plain(m), self._card_args(s, m))  # kept with it: its id stays its own
             texts.append(text[1])
-        if len(set(texts)) == len(texts):  # then the words depend on the moves alone
-            if len(self._said) >= KEPT_LISTS:
-                self._said.clear()
-            self._said[key] = (legal, tuple(texts))  # the list kept with it: its moves' ids stay their own
+        if len(set(texts)) == len(texts):
             return texts
         groups: dict = {}
         for m, text in zip(legal, texts):
