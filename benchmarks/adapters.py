@@ -1,21 +1,29 @@
 """What a decision costs through the OpenSpiel adapter and the PettingZoo env, against the engine itself.
 
-    python benchmarks/adapters.py                       # uno and trolley_car, 2 players, 5 rounds
+    python benchmarks/adapters.py                       # uno, trolley_car, tramwaje; 2 players, 5 rounds
     python benchmarks/adapters.py --games uno --players 4 --rounds 7 --seconds 2
 
-Each row plays random games to their end, seeds 0, 1, 2, ... (a random.Random(seed) picks among the
-legal moves), and counts decisions:
+Each row plays random games of the same rules file with the same parameters (Trolley Car one round,
+``single_round=true``, in every row) to their end, and counts decisions: the moves made in the game
+(``State.move_count``), so that a move the adapters take in two steps (a card, then a colour) counts
+once, as it does natively. In every round each row starts again at the same seed and goes on with
+the following ones (seeds 0 to 999: the OpenSpiel game's chance outcomes), a ``random.Random(seed)``
+picking uniformly among what the row is offered:
 
 - native: ``state.legal_moves()``, a pick, ``state._apply(move)`` (what bench.py's playouts do);
 - OpenSpiel: ``state.legal_actions()``, a pick, ``state.apply_action(a)`` on the pyspiel game of
   ruledsl/adapters/openspiel.py (the chance node that picks the seed is played, not counted);
-- PettingZoo: the legal action ids (``env.actions.legal_actions``), a pick, ``env.step(a)``;
+- PettingZoo: the legal action ids (``env.actions.legal_actions(state, env.pending)``), a pick,
+  ``env.step(a)``;
 - PettingZoo + observe: the same with the pick made from ``env.observe(agent)["action_mask"]``
   (an observation is encoded at every decision: the price of a learning agent's input, not of
   the decision itself).
 
-Every row is warmed up, then the rows take turns in slices, rotated each round; the ratio to native
-(decisions per second) is taken round by round and shown as median (min-max). Nothing is asserted.
+The adapters pick a move in steps, so their games are not move for move the native ones (a wild card
+is first one head among the others, then a colour), only alike: the moves per game are printed for
+every row. Every row is warmed up (one game, untimed), then the rows take turns in slices of
+``--seconds`` of CPU time, rotated each round; decisions per second and the ratio to native (taken
+round by round) are shown as median (min-max). Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -30,107 +38,111 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-import ruledsl  # noqa: E402
+import ruledsl
+
+SEEDS = 1000  # the OpenSpiel game's chance outcomes: every row plays seeds below this
 
 
 def native(game, players):
     def play(seed):
         s = game.new_game(players, seed=seed)
         rng = random.Random(seed)
-        n = 0
         while not s.is_over:
             s._apply(rng.choice(s.legal_moves()))
-            n += 1
-        return n
+        return s.move_count
     return play
 
 
-def openspiel(path, players):
+def openspiel(path, players, params):
     from ruledsl.adapters.openspiel import load_game
 
-    og = load_game(path, players=players)
+    og = load_game(path, players=players, params=params, seeds=SEEDS)
 
     def play(seed):
         st = og.new_initial_state()
-        st.apply_action(seed % 1000)
+        st.apply_action(seed)
         rng = random.Random(seed)
-        n = 0
         while not st.is_terminal():
             st.apply_action(rng.choice(st.legal_actions()))
-            n += 1
-        return n
+        return st.inner.move_count
     return play
 
 
-def pettingzoo(path, players, observe):
+def pettingzoo(path, players, params, observe):
     from ruledsl.adapters.pettingzoo import env as make_env
 
-    env = make_env(path, players=players)
+    env = make_env(path, players=players, params=params)
 
     def play(seed):
         env.reset(seed=seed)
         rng = random.Random(seed)
-        n = 0
         while not env.game_state.is_over:
             agent = env.agent_selection
             if observe:
                 actions = np.flatnonzero(env.observe(agent)["action_mask"]).tolist()
             else:
-                actions = env.actions.legal_actions(env.game_state)
+                actions = env.actions.legal_actions(env.game_state, env.pending)
             env.step(rng.choice(actions))
-            n += 1
-        return n
+        return env.game_state.move_count
     return play
 
 
-def timed(play, seeds, seconds):
-    """Decisions per second over ``seconds`` of CPU time, continuing the seeds from ``seeds``."""
+def timed(play, first_seed, seconds):
+    """(decisions per second, games played) over ``seconds`` of CPU time, seeds from ``first_seed`` on."""
     t0 = time.process_time()
-    n = 0
+    n = games = 0
     while True:
-        n += play(next(seeds))
+        n += play((first_seed + games) % SEEDS)
+        games += 1
         t = time.process_time() - t0
         if t >= seconds:
-            return n / t
+            return n / t, n / games
+
+
+def spread(values, digits=2):
+    return f"{statistics.median(values):,.{digits}f} ({min(values):,.{digits}f}–{max(values):,.{digits}f})"
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", nargs="*", default=["uno", "trolley_car"])
+    ap.add_argument("--games", nargs="*", default=["uno", "trolley_car", "tramwaje"])
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per slice")
     args = ap.parse_args(argv)
-    print("| Rules file | Players | Row | Decisions/s | ÷ native |")
-    print("| --- | ---: | --- | ---: | ---: |")
+    print("| Rules file | Players | Row | Moves/game | Decisions/s | ÷ native |")
+    print("| --- | ---: | --- | ---: | ---: | ---: |")
     for name in args.games:
         path = str(ROOT / "games" / f"{name}.rules")
-        game = ruledsl.load(path, params={"single_round": True} if name.startswith("trolley") else None)
+        params = {"single_round": True} if name.startswith("trolley") else None
+        game = ruledsl.load(path, params=params)
         rows = {"native": native(game, args.players)}
         try:
-            rows["OpenSpiel"] = openspiel(path, args.players)
+            rows["OpenSpiel"] = openspiel(path, args.players, params)
         except ImportError:
-            print(f"| {name} | {args.players} | OpenSpiel | skipped (pyspiel not installed) | |")
+            print(f"| {name} | {args.players} | OpenSpiel | skipped (pyspiel not installed) | | |")
         try:
-            rows["PettingZoo"] = pettingzoo(path, args.players, False)
-            rows["PettingZoo + observe"] = pettingzoo(path, args.players, True)
+            rows["PettingZoo"] = pettingzoo(path, args.players, params, False)
+            rows["PettingZoo + observe"] = pettingzoo(path, args.players, params, True)
         except ImportError:
-            print(f"| {name} | {args.players} | PettingZoo | skipped (pettingzoo not installed) | |")
-        seeds = {k: iter(range(10**9)) for k in rows}
-        for k, play in rows.items():
-            play(10**8)  # warm-up
+            print(f"| {name} | {args.players} | PettingZoo | skipped (pettingzoo not installed) | | |")
+        for play in rows.values():
+            play(SEEDS - 1)  # warm-up (the timed slices start at seed 0)
         rates = {k: [] for k in rows}
+        lengths = {k: [] for k in rows}
         order = list(rows)
         for r in range(args.rounds):
             for k in order[r % len(order):] + order[:r % len(order)]:
-                rates[k].append(timed(rows[k], seeds[k], args.seconds))
+                rate, length = timed(rows[k], 0, args.seconds)
+                rates[k].append(rate)
+                lengths[k].append(length)
         for k in rows:
             ratios = [x / y for x, y in zip(rates[k], rates["native"])]
-            shown = "-" if k == "native" else \
-                f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})"
-            print(f"| {name}.rules | {args.players} | {k} | {statistics.median(rates[k]):,.0f} | {shown} |")
+            shown = "-" if k == "native" else spread(ratios)
+            print(f"| {name}.rules | {args.players} | {k} | {statistics.median(lengths[k]):.0f} | "
+                  f"{spread(rates[k], 0)} | {shown} |")
     return 0
 
 

@@ -82,3 +82,82 @@ def test_pettingzoo_env_agrees_with_the_plain_path():
                 e.step(illegal)
             assert s.to_json() == before
             e.step(rng.choice(actions))
+
+
+def _plain_actions(codec, state, pending):
+    """What the adapters' legal actions must be, worked out afresh (a new codec, nothing kept)."""
+    from ruledsl.adapters.steps import StepCodec
+
+    fresh = StepCodec(state.program, state.n, steps=codec.steps)
+    return fresh.legal(state, pending)[0]
+
+
+def test_openspiel_kept_legal_actions_after_clone_action_and_save():
+    """The legal actions an OpenSpiel state keeps: a clone starts with its original's, and an action on
+    either (a move or one step of a move) changes only that one's; a saved and loaded state works
+    them out again. Every answer is checked against a codec that keeps nothing."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from ruledsl.adapters.openspiel import load_game
+
+    g = load_game("games/uno.rules", players=2)
+    st = g.new_initial_state()
+    st.apply_action(4)
+    rng = random.Random(4)
+    codec = st._rules_game.actions
+    steps_seen = 0
+    for _ in range(120):
+        if st.is_terminal():
+            break
+        actions = st.legal_actions()
+        assert tuple(actions) == _plain_actions(codec, st.inner, st.pending)
+        clone = st.clone()
+        assert clone._box.answer is st._box.answer  # shared while they share the list of legal moves
+        assert clone.legal_actions() == actions
+        a = rng.choice(actions)
+        clone.apply_action(a)
+        # the original still offers and makes what it did, the clone what its own state offers
+        assert st.legal_actions() == actions
+        if not clone.is_terminal():
+            assert tuple(clone.legal_actions()) == _plain_actions(codec, clone.inner, clone.pending)
+        steps_seen += bool(clone.pending)
+        text = pyspiel.serialize_game_and_state(g, st)
+        _, loaded = pyspiel.deserialize_game_and_state(text)
+        assert loaded.legal_actions() == actions
+        st.apply_action(a)
+        assert st.inner == clone.inner and st.pending == clone.pending
+        assert st.history() == clone.history()
+    assert steps_seen > 0  # a move taken in two steps was met (a wild card, then its colour)
+
+
+@pytest.mark.parametrize("kept", [None, 3])
+def test_kept_actions_of_moves_met_before_are_right_in_the_new_state(kept, monkeypatch):
+    """Moves met before (the same moves, in another state or another game) get their kept first
+    actions and words: they must be right for the new state and make the same move as the plain path;
+    and when the codec's store is full (``kept``: more than 3 moves) it starts again and stays right."""
+    pytest.importorskip("pettingzoo")
+    import ruledsl.adapters.pettingzoo as pz
+    import ruledsl.adapters.steps as steps_module
+
+    if kept is not None:
+        monkeypatch.setattr(steps_module, "KEPT_MOVES", kept)
+    e = pz.env("games/trolley_car.rules", players=2, params={"single_round": True})
+    longest = 0
+    for seed in (0, 1, 0):  # seed 0 twice: every list comes back
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        while not e.game_state.is_over:
+            s = e.game_state
+            actions, leads = e._legal()
+            longest = max(longest, len(s.legal_moves()))
+            assert actions == _plain_actions(e.actions, s, e.pending)
+            assert e.infos[e.agent_selection]["legal_moves"] == [s.describe(m) for m in s.legal_moves()]
+            a = rng.choice(actions)
+            target = leads[a]
+            expected = s.clone()
+            if isinstance(target, ruledsl.Move):
+                assert target in s.legal_moves()
+                expected._apply(target)
+            e.step(a)
+            assert s == expected
+    if kept is not None:
+        assert len(e.actions._kept) <= kept + longest  # it started again

@@ -53,7 +53,7 @@ class ActionCodec:
         if int_values is None:
             most = max((sizes[-1] for name, (_, sizes, _) in program.var_families.items()
                         if name.startswith("#") and sizes), default=0)
-            int_values = range(0, max(DEFAULT_INT_VALUES, most + 1))
+            int_values = range(max(DEFAULT_INT_VALUES, most + 1))
         self.int_values = int_values
         self.blocks = []  # [(name, kinds, radices, first id)]
         self._block_of = {}  # (name, kinds) -> index in blocks
@@ -114,7 +114,7 @@ class ActionCodec:
     def encode(self, state, move: Move) -> int:
         """The action id of ``move`` (a move of the decision pending in ``state``)."""
         kinds = self.kinds_of(state, move)
-        name, kinds, radices, first = self.blocks[self._block_of[(move.name, kinds)]]
+        _, kinds, radices, first = self.blocks[self._block_of[(move.name, kinds)]]
         number = 0
         for kind, radix, value in zip(kinds, radices, move.args):
             number = number * radix + self._digit(kind, value, move)

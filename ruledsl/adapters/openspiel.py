@@ -35,8 +35,8 @@ import random
 import numpy as np
 import pyspiel
 
-from ..engine.worlds import Knowledge
 from ..engine.moves import Move
+from ..engine.worlds import Knowledge
 from ..language.errors import IllegalMove, ParameterError
 from .encode import (
     ObservationCodec,
@@ -46,7 +46,7 @@ from .encode import (
     state_text,
 )
 from .history import HistoryCodec
-from .steps import NONE, StepCodec
+from .steps import NO_ANSWER, NONE, StepCodec
 
 SHORT_NAME = "python_ruledsl"
 _CHANCE = pyspiel.PlayerId.CHANCE
@@ -55,7 +55,7 @@ DEFAULT_SEEDS = 1000
 MAX_PLAYERS = 16
 
 
-def _game_type(min_players: int = 1, max_players: int = MAX_PLAYERS) -> "pyspiel.GameType":
+def _game_type(min_players: int = 1, max_players: int = MAX_PLAYERS) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=SHORT_NAME,
         long_name="ruledsl rules file",
@@ -193,20 +193,24 @@ class RuledslState(pyspiel.State):
         """The legal actions (of ``player``, else of the one to act), from Python without the round
         trip through pyspiel's C++ (which calls ``_legal_actions`` and ``current_player`` back);
         C++ callers still get the same list through ``_legal_actions``."""
-        inner = self._box.state
+        box = self._box
+        inner = box.state
         if inner is None:
             if player is None or player == _CHANCE:
-                return list(range(self._box.setup.seeds))
+                return list(range(box.setup.seeds))
             return []
         if inner.is_over or (player is not None and player != inner.actor):
             return []
-        return list(self._box.setup.actions.legal(inner, self._box.pending)[0])
+        answer = box.answer
+        if answer[0] is inner._legal and answer[1] is box.pending:  # kept for this state
+            return list(answer[2])
+        return list(box.legal()[0])
 
     def _legal_actions(self, player):
         inner = self._box.state
         if inner is None or inner.is_over or player != inner.actor:
             return []
-        return list(self._box.setup.actions.legal(inner, self._box.pending)[0])
+        return list(self._box.legal()[0])
 
     @property
     def pending(self):
@@ -219,20 +223,25 @@ class RuledslState(pyspiel.State):
         return [(i, 1.0 / n) for i in range(n)]
 
     def _apply_action(self, action):
-        g = self._rules_game
-        if self.inner is None:
-            self._box.state = g.rules.new_game(g.players, seed=int(action))
+        box = self._box
+        inner = box.state
+        if inner is None:
+            g = box.setup
+            box.state = g.rules.new_game(g.players, seed=int(action))
+            return
+        answer = box.answer
+        if answer[0] is inner._legal and answer[1] is box.pending:  # by action id, worked out once per state
+            move = answer[3].get(action)
         else:
-            inner = self._box.state
-            move = g.actions.legal(inner, self._box.pending)[1].get(action)  # by action id, worked out once
-            if move is None:
-                words = g.actions.describe(action, self._box.pending)
-                raise IllegalMove(words, f"action {action} is not legal now", inner.legal_moves())
-            if isinstance(move, tuple):  # one more argument of a move taken in steps
-                self._box.pending = move
-                return
-            self._box.pending = NONE
-            inner._apply(move)  # a legal move: the fast path
+            move = box.legal()[1].get(action)
+        if move is None:
+            words = box.setup.actions.describe(action, box.pending)
+            raise IllegalMove(words, f"action {action} is not legal now", inner.legal_moves())
+        if move.__class__ is tuple:  # one more argument of a move taken in steps
+            box.pending = move
+            return
+        box.pending = NONE
+        inner._apply(move)  # a move the adapter listed: made without checking it again
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -323,6 +332,19 @@ class _Box:
         # original's) and never changed in place
         self.memory = memory
         self.pending = pending  # what the deciding player has chosen so far of a move in steps
+        # (the list of legal moves, the pending, and the codec's answer for them): the legal actions
+        # and what each leads to, worked out once per state; a clone shares it while it shares the
+        # list (State.clone does), and an action or a new state gives a new list, so a new answer
+        self.answer = NO_ANSWER
+
+    def legal(self) -> tuple:
+        """``(sorted legal action ids, {action id: move or new pending})`` of the deciding player now."""
+        answer = self.answer
+        if answer[0] is self.state._legal and answer[1] is self.pending:
+            return answer[2], answer[3]
+        ids, leads = self.setup.actions.legal(self.state, self.pending)
+        self.answer = (self.state._legal, self.pending, ids, leads)
+        return ids, leads
 
     def recall(self) -> tuple:
         """(each player's views after every step, each player's record of the moves seen), extending
@@ -350,7 +372,9 @@ class _Box:
         return seen, records
 
     def __deepcopy__(self, memo):
-        return _Box(self.params, None if self.state is None else self.state.clone(), self.memory, self.pending)
+        box = _Box(self.params, None if self.state is None else self.state.clone(), self.memory, self.pending)
+        box.answer = self.answer  # never changed in place, and keyed by the legal list the clone shares
+        return box
 
     def __reduce__(self):  # pickling (pyspiel serializes a Python state with pickle): the state as JSON
         return _unbox, (self.params, None if self.state is None else self.state.to_json(), self.pending)
@@ -361,7 +385,7 @@ def _unbox(params, text, pending=NONE) -> _Box:
     return _Box(params, state, pending=pending)
 
 
-def observation_vector(state: "RuledslState", player: int, part: str = "all") -> np.ndarray:
+def observation_vector(state: RuledslState, player: int, part: str = "all") -> np.ndarray:
     """``player``'s observation tensor: their view (or its public or private part) encoded, then
     what they have chosen so far of a move in steps (zero for the others and for the public part)."""
     g = state._box.setup

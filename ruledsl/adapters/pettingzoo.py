@@ -24,18 +24,20 @@
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..checker import types as T
 from ..language.errors import IllegalMove, ParameterError
 from .encode import ObservationCodec, outcome, state_text
-from .steps import NONE, StepCodec
+from .steps import NO_ANSWER, NONE, StepCodec
 
 
 class RuledslEnv(AECEnv):
-    metadata = {"render_modes": ["ansi", "human"], "name": "ruledsl", "is_parallelizable": False}
+    metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "name": "ruledsl", "is_parallelizable": False}
 
     def __init__(self, game, players: int | None = None, returns: str = "win", render_mode: str | None = None,
                  render_view: bool = False, actions: str = "steps", raw: bool = False):
@@ -69,7 +71,8 @@ class RuledslEnv(AECEnv):
             for a in self.possible_agents
         }
         self._rng = random.Random()
-        self._words: dict = {}  # decision -> {id(move): (move, its plain words)}
+        self._words: dict = {}  # decision -> {id(move): (move, its plain words, its card arguments)}
+        self._answer = NO_ANSWER  # (legal list, pending, self.actions.legal's answer for them)
         self.game_state = None
 
     def observation_space(self, agent):
@@ -97,7 +100,7 @@ class RuledslEnv(AECEnv):
     def _select(self):
         s = self.game_state
         if not s.is_over:
-            self.agent_selection = self.possible_agents[s.current_player]
+            self.agent_selection = self.possible_agents[s.actor]
             info = {"legal_moves": self._described(s)}
             if self.pending:
                 info["chosen_so_far"] = self.actions.pending_text(self.pending)
@@ -107,26 +110,67 @@ class RuledslEnv(AECEnv):
         """``s.describe_moves(s.legal_moves())``, with each move's plain words (which depend only on
         the decision and the move) worked out once; moves that read alike are told apart by the
         state as describe_moves does."""
-        legal = s.legal_moves()
-        memo = self._words.setdefault(s.choice, {})
+        legal = s._legal
+        if legal is None:
+            s.legal_moves()
+            legal = s._legal
+        memo = self._words.get(s.choice)
+        if memo is None:
+            memo = self._words[s.choice] = {}
+        get = memo.get
         texts = []
         for m in legal:
-            text = memo.get(id(m))
+            text = get(id(m))
             if text is None or text[0] is not m:
-                text = memo[id(m)] = (m, s._plain(m))  # the move kept with it: its id stays its own
+                text = memo[id(m)] = (m, s._plain(m), self._card_args(s, m))  # kept with it: its id stays its own
             texts.append(text[1])
         if len(set(texts)) == len(texts):
             return texts
-        counts: dict = {}
-        for text in texts:
-            counts[text] = counts.get(text, 0) + 1
-        return [text if counts[text] == 1 else s.describe(m) for m, text in zip(legal, texts)]
+        groups: dict = {}
+        for m, text in zip(legal, texts):
+            groups.setdefault(text, []).append(m)
+        out = []
+        for m, text in zip(legal, texts):
+            alike = groups[text]
+            if len(alike) > 1 and not self._same_places(s, alike, memo[id(m)][2]):
+                text = s.describe(m)
+            out.append(text)
+        return out
+
+    @staticmethod
+    def _card_args(s, m) -> tuple:
+        """The positions of ``m``'s arguments that are cards (State.describe adds their place)."""
+        return tuple(i for i, a in enumerate(m.args)
+                     if s._arg_kind(m, i) == T.CARD and a.__class__ is int and 0 <= a < s.program.card_count)
+
+    @staticmethod
+    def _same_places(s, alike: list, card_args: tuple) -> bool:
+        """Whether every card argument of the moves ``alike`` (which read the same) is in one place:
+        then State.describe gives each its plain words (it adds a card's place only where another
+        move that reads the same takes its card from elsewhere)."""
+        for i in card_args:
+            places = {s.card_place(m.args[i]) for m in alike}
+            if len(places) > 1:
+                return False
+        return True
+
+    def _legal(self) -> tuple:
+        """``self.actions.legal(state, pending)``, kept for the state's list of legal moves and pending."""
+        answer = self._answer
+        s = self.game_state
+        if answer[0] is s._legal and answer[1] is self.pending:
+            return answer[2], answer[3]
+        ids, leads = self.actions.legal(s, self.pending)
+        self._answer = (s._legal, self.pending, ids, leads)
+        return ids, leads
 
     def observe(self, agent):
         player = self._index[agent]
         s = self.game_state
         deciding = not s.is_over and s.current_player == player
-        mask = self.actions.mask(s, self.pending) if deciding else np.zeros(self.actions.num_actions, np.int8)
+        mask = np.zeros(self.actions.num_actions, np.int8)
+        if deciding:
+            mask[list(self._legal()[0])] = 1
         observation = np.concatenate([self.observations.encode(s.view(player)),
                                       self.actions.pending_vector(self.pending if deciding else NONE)])
         return {"observation": observation, "action_mask": mask}
@@ -137,11 +181,15 @@ class RuledslEnv(AECEnv):
             self._was_dead_step(action)
             return
         s = self.game_state
-        move = self.actions.legal(s, self.pending)[1].get(action) if not s.is_over else None  # once per state
+        answer = self._answer
+        if answer[0] is s._legal and answer[1] is self.pending:  # worked out once per state
+            move = answer[3].get(action)
+        else:
+            move = self._legal()[1].get(action) if not s.is_over else None
         if move is None:  # an action the mask rules out: the state is unchanged
             raise IllegalMove(self.actions.describe(action, self.pending), f"action {action} is not legal now",
                               s.legal_moves())
-        if isinstance(move, tuple):  # one more argument of a move taken in steps: the same agent goes on
+        if move.__class__ is tuple:  # one more argument of a move taken in steps: the same agent goes on
             self.pending = move
             self._clear_rewards()
             self._cumulative_rewards[agent] = 0.0

@@ -30,9 +30,12 @@ import numpy as np
 from ..checker import types as T
 from ..engine.moves import Move
 from ..language.errors import ParameterError
-from .encode import ActionCodec, ActionSpaceError
+from .encode import KEPT_MOVES, ActionCodec, ActionSpaceError
 
 NONE = ()
+# what an adapter keeps of StepCodec.legal, (legal list, pending, action ids, leads), before it has asked:
+# its first item is no list of legal moves, not even a state's None
+NO_ANSWER = (object(), NONE, (), {})
 
 
 class StepCodec:
@@ -70,47 +73,79 @@ class StepCodec:
         self.pending_widths = [max((r[j] for _, k, r, _ in self.flat.blocks if len(k) > j + 1), default=0)
                                for j in range(max(0, self.longest - 1))]
         self.pending_size = (len(self.heads) + sum(self.pending_widths)) if self.longest > 1 else 0
-        self._cache = (None, {})  # (the flat legal list met last, {pending: answer})
+        self._last = (None, NONE, None)  # (the list of legal moves met last, pending, the answer)
+        self._heads: dict = {}  # decision -> {id(move): (its first action, what that action leads to)}
+        self._kept: list = []  # the moves in _heads, kept alive so that their ids stay their own
 
     # ---- what may be chosen now
 
     def legal(self, state, pending=NONE) -> tuple:
         """``(sorted action ids, {action id: the move it completes, or the new pending})`` for the
-        player deciding in ``state`` who has chosen ``pending`` so far."""
-        ids, moves = self.flat.legal(state)
+        player deciding in ``state`` who has chosen ``pending`` so far.
+
+        Worked out once per list of legal moves and pending (the engine makes a new list when a move
+        is made, and a clone shares its original's, so the list's identity is the key); a move's
+        first action is kept per decision (the moves a program lists are made once and shared)."""
         if not self.steps:
-            return ids, moves
-        last, answers = self._cache
-        if last is not ids:  # a new list of legal moves (the flat codec keeps one answer per list)
-            answers = {}
-            self._cache = (ids, answers)
-        got = answers.get(pending)
-        if got is not None:
-            return got
-        out = {}
-        if pending == NONE:
-            for a, m in moves.items():
-                block = bisect.bisect_right(self._flat_firsts, a) - 1
-                head_first = self.heads[block][0]
-                if not m.args:
-                    out[head_first] = m
-                    continue
-                kinds = self.flat.blocks[block][1]
-                action = head_first + self.flat._digit(kinds[0], m.args[0], m)
-                out[action] = m if len(m.args) == 1 else (block, (m.args[0],))
-        else:
-            block, chosen = pending
-            name, kinds, _, _ = self.flat.blocks[block]
-            k = len(chosen)
-            for a, m in moves.items():
-                if bisect.bisect_right(self._flat_firsts, a) - 1 != block or m.args[:k] != chosen:
-                    continue
-                action = self.then[kinds[k]] + self.flat._digit(kinds[k], m.args[k], m)
-                out[action] = m if len(m.args) == k + 1 else (block, m.args[:k + 1])
-            if not out:
-                raise ActionSpaceError(f"nothing is pending as {pending!r} in decision `{state.decision}`")
-        got = answers[pending] = (tuple(sorted(out)), out)
+            return self.flat.legal(state)
+        legal = state._legal
+        if legal is None:
+            state.legal_moves()
+            legal = state._legal
+        last = self._last
+        if last[0] is legal and (last[1] is pending or last[1] == pending):
+            return last[2]
+        got = self._further(state, pending) if pending else self._first(state, legal)
+        self._last = (legal, pending, got)
         return got
+
+    def _first(self, state, legal) -> tuple:
+        """The first actions of the legal moves ``legal`` of ``state``: one pass, one lookup a move.
+        (Keeping the answer for a list met again, as over half the lists are, cost as much as it
+        saved: the lists are short, 2-3 moves on average in UNO, Trolley Car and Tramwaje.)"""
+        if len(self._kept) > KEPT_MOVES:  # moves made afresh each time (not shared): start again
+            self._heads.clear()
+            self._kept.clear()
+        memo = self._heads.get(state.choice)
+        if memo is None:
+            memo = self._heads[state.choice] = {}
+        get = memo.get
+        out = {}
+        for m in legal:
+            head = get(id(m))
+            if head is None:
+                head = memo[id(m)] = self._head(state, m)
+                self._kept.append(m)
+            out[head[0]] = head[1]
+        return tuple(sorted(out)), out
+
+    def _head(self, state, m) -> tuple:
+        """(the first action of ``m``, ``m`` itself if that is its only one, else the pending it leaves)."""
+        a = self.flat.encode(state, m)
+        block = bisect.bisect_right(self._flat_firsts, a) - 1
+        head_first = self.heads[block][0]
+        if not m.args:
+            return head_first, m
+        kinds = self.flat.blocks[block][1]
+        action = head_first + self.flat._digit(kinds[0], m.args[0], m)
+        return action, (m if len(m.args) == 1 else (block, (m.args[0],)))
+
+    def _further(self, state, pending) -> tuple:
+        """The next actions after ``pending`` (a move begun): the next argument of the legal moves
+        that begin so."""
+        moves = self.flat.legal(state)[1]
+        block, chosen = pending
+        kinds = self.flat.blocks[block][1]
+        k = len(chosen)
+        out = {}
+        for a, m in moves.items():
+            if bisect.bisect_right(self._flat_firsts, a) - 1 != block or m.args[:k] != chosen:
+                continue
+            action = self.then[kinds[k]] + self.flat._digit(kinds[k], m.args[k], m)
+            out[action] = m if len(m.args) == k + 1 else (block, m.args[:k + 1])
+        if not out:
+            raise ActionSpaceError(f"nothing is pending as {pending!r} in decision `{state.decision}`")
+        return tuple(sorted(out)), out
 
     def decode(self, action: int, pending=NONE):
         """The move an action completes after ``pending``, or the new pending it leaves (whether or
