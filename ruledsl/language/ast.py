@@ -14,12 +14,18 @@ from .errors import NOWHERE, Span
 
 
 def node(cls):
-    return attrs.frozen(eq=False)(cls)
+    # repr=False: every node shares Node.__repr__ below, which writes what attrs' own would. A
+    # __repr__ generated and compiled for each of the ~100 classes was half of importing this module.
+    return attrs.frozen(eq=False, repr=False)(cls)
 
 
 @node
 class Node:
     span: Span = attrs.field(default=NOWHERE, kw_only=True)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in type(self).__attrs_attrs__)
+        return f"{type(self).__qualname__}({fields})"
 
 
 # ---- expressions -----------------------------------------------------------
