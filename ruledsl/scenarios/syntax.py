@@ -17,7 +17,8 @@ from lark import v_args
 
 from ..language import ast as A
 from ..language.errors import Diagnostic, RulesError, Span, source_line
-from ..language.parse import _Builder, _syntax_error, _unquote, data_path
+from ..language.reader import _Builder, _syntax_error, _unquote
+from ..language.shipped import data_path
 from ..language.sizes import size_errors
 
 # ---- the syntax of a scenario file -------------------------------------------
