@@ -1,11 +1,19 @@
-"""The syntax tree of a rules file: frozen attrs nodes, each with its source span.
+"""The syntax tree of a rules file: frozen nodes, each with its source span.
 
 Nodes compare by identity (``eq=False``) so later passes can keep side tables
-keyed by node. The tree is built by :mod:`ruledsl.parse`.
+keyed by node. The tree is built by :mod:`ruledsl.language.reader`.
+
+A node class is written as an attrs class would be (annotated fields, defaults, ``field(default=...,
+kw_only=True)``) under ``@node``, and is one to attrs' functions: ``attrs.fields``, ``attrs.evolve``,
+``attrs.has`` and ``attrs.asdict`` read its ``__attrs_attrs__``, real ``attrs.Attribute`` records. But
+``node`` builds the class itself, with one constructor shared by every node: attrs generates and
+compiles an ``__init__`` for each class and builds each class a second time for its slots, which
+for the ~100 node classes was half of the Python run to import the whole pipeline.
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Optional
 
 import attrs
@@ -13,15 +21,69 @@ import attrs
 from .errors import NOWHERE, Span
 
 
+class field:
+    """A field's default, and whether the constructor takes it by keyword only (as ``span``)."""
+
+    __slots__ = ("default", "kw_only")
+
+    def __init__(self, default=attrs.NOTHING, kw_only: bool = False):
+        self.default, self.kw_only = default, kw_only
+
+
 def node(cls):
-    # repr=False: every node shares Node.__repr__ below, which writes what attrs' own would. A
-    # __repr__ generated and compiled for each of the ~100 classes was half of importing this module.
-    return attrs.frozen(eq=False, repr=False)(cls)
+    """Make ``cls`` a frozen node class: its fields are those of its bases, then its own annotations."""
+    own = inspect.get_annotations(cls)  # the class's own, not its bases'
+    fields = [_attribute(a.name, a.default, a.type, a.kw_only, True)
+              for a in getattr(cls, "__attrs_attrs__", ()) if a.name not in own]
+    for name, kind in own.items():
+        value = cls.__dict__.get(name, attrs.NOTHING)
+        kw_only = False
+        if isinstance(value, field):
+            value, kw_only = value.default, value.kw_only
+        elif value is not attrs.NOTHING and type(value).__module__.startswith("attr"):  # attrs.field, Factory
+            raise TypeError(f"{cls.__name__}.{name}: write ast.field(default=..., kw_only=...) in a node")
+        if name in cls.__dict__:
+            delattr(cls, name)
+        fields.append(_attribute(name, value, kind, kw_only, False))
+    positional = tuple(a.name for a in fields if not a.kw_only)
+    keyword = tuple(a.name for a in fields if a.kw_only)
+    defaults = {a.name: a.default for a in fields if a.default is not attrs.NOTHING}
+    cls.__attrs_attrs__ = tuple(fields)
+    cls._node_fields = (positional, keyword, defaults)
+    return cls
+
+
+def _attribute(name: str, default, kind, kw_only: bool, inherited: bool) -> attrs.Attribute:
+    return attrs.Attribute(name=name, default=default, validator=None, repr=True, cmp=None, hash=None,
+                           init=True, inherited=inherited, type=kind, kw_only=kw_only, alias=name)
 
 
 @node
 class Node:
-    span: Span = attrs.field(default=NOWHERE, kw_only=True)
+    span: Span = field(default=NOWHERE, kw_only=True)
+
+    def __init__(self, *args, **kwargs):
+        positional, keyword, defaults = type(self)._node_fields
+        if len(args) > len(positional):
+            raise TypeError(f"{type(self).__name__}() takes {len(positional)} positional arguments, "
+                            f"{len(args)} given")
+        values = self.__dict__
+        values.update(zip(positional, args))
+        for name in positional[len(args):] + keyword:
+            if name in kwargs:
+                values[name] = kwargs.pop(name)
+            elif name in defaults:
+                values[name] = defaults[name]
+            else:
+                raise TypeError(f"{type(self).__name__}() missing the argument {name!r}")
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}() got unexpected arguments {sorted(kwargs)}")
+
+    def __setattr__(self, name, value):
+        raise attrs.exceptions.FrozenInstanceError
+
+    def __delattr__(self, name):
+        raise attrs.exceptions.FrozenInstanceError
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in type(self).__attrs_attrs__)
@@ -251,8 +313,8 @@ class Match(If):
     x == B or x == C {...} else {...}`` (``branches``), with the arms kept so the checker can find the
     enum's values each names and the ones none names."""
 
-    subject: Expr = attrs.field(default=None, kw_only=True)
-    arms: tuple = attrs.field(default=(), kw_only=True)  # (the value Names of an arm, ...), one per branch
+    subject: Expr = field(default=None, kw_only=True)
+    arms: tuple = field(default=(), kw_only=True)  # (the value Names of an arm, ...), one per branch
 
 
 @node
