@@ -14,7 +14,6 @@ for the ~100 node classes was half of the Python run to import the whole pipelin
 from __future__ import annotations
 
 import inspect
-from typing import Optional
 
 import attrs
 
@@ -151,9 +150,9 @@ class Aggregate(Expr):
     func: str
     var: str
     domain: Expr
-    where: Optional[Expr]
-    start: Optional[Expr] = None
-    key: Optional[Expr] = None
+    where: Expr | None
+    start: Expr | None = None
+    key: Expr | None = None
     highest: bool = False
 
 
@@ -165,8 +164,8 @@ class Fold(Expr):
     expr: Expr
     var: str
     domain: Expr
-    where: Optional[Expr]
-    default: Optional[Expr] = None  # `max(... , default: 0)`: the value of min/max over nothing
+    where: Expr | None
+    default: Expr | None = None  # `max(... , default: 0)`: the value of min/max over nothing
 
 
 @node
@@ -188,8 +187,8 @@ class Best(Expr):
 
     var: str
     domain: Expr
-    start: Optional[Expr]
-    where: Optional[Expr]
+    start: Expr | None
+    where: Expr | None
     key: Expr
     highest: bool = True
 
@@ -246,7 +245,7 @@ class Stmt(Node):
 class ZoneRef(Node):
     name: str
     indices: tuple
-    member: Optional[str] = None  # `meld[p, i].pot`: a zone that lives with each member
+    member: str | None = None  # `meld[p, i].pot`: a zone that lives with each member
 
 
 @node
@@ -255,7 +254,7 @@ class Assign(Stmt):
     indices: tuple
     op: str
     value: Expr
-    member: Optional[str] = None  # `meld[p, i].rank = 3`: a value that lives with each member
+    member: str | None = None  # `meld[p, i].rank = 3`: a value that lives with each member
     announced: bool = False  # `announce v = EXPR`: an intended disclosure (docs §4.14.3)
 
 
@@ -270,7 +269,7 @@ class Put(Stmt):
     cards: Expr
     under: bool
     zone: ZoneRef
-    at: Optional[Expr]
+    at: Expr | None
 
 
 @node
@@ -304,7 +303,7 @@ class Gather(Stmt):
 @node
 class If(Stmt):
     branches: tuple  # ((cond, body), ...)
-    otherwise: Optional[tuple]
+    otherwise: tuple | None
 
 
 @node
@@ -321,9 +320,9 @@ class Match(If):
 class For(Stmt):
     var: str
     domain: Expr
-    start: Optional[Expr]
+    start: Expr | None
     body: tuple
-    where: Optional[Expr] = None
+    where: Expr | None = None
 
 
 @node
@@ -345,7 +344,7 @@ class Leave(Stmt):
 class Reverse(Stmt):
     """``reverse pile``: the zone's cards in the opposite order (the top card becomes the bottom one)."""
 
-    zone: "ZoneRef"
+    zone: ZoneRef
 
 
 @node
@@ -359,8 +358,8 @@ class Return(Stmt):
 class Swap(Stmt):
     """`swap a with b`: the cards of two zones change places (a track's slot by slot)."""
 
-    first: "ZoneRef"
-    second: "ZoneRef"
+    first: ZoneRef
+    second: ZoneRef
 
 
 @node
@@ -398,14 +397,14 @@ class Turns(Stmt):
 class OptionParam(Node):
     name: str
     domain: Expr
-    label: Optional[Expr] = None  # `as NAME` (a Name) or `as "{n} tricks"` (a StrLit): how a number is shown
+    label: Expr | None = None  # `as NAME` (a Name) or `as "{n} tricks"` (a StrLit): how a number is shown
 
 
 @node
 class Option(Node):
     name: str
     params: tuple
-    where: Optional[Expr]
+    where: Expr | None
     body: tuple
 
 
@@ -414,9 +413,9 @@ class Choose(Stmt):
     name: str
     actor: Expr
     options: tuple
-    each: Optional[str] = None  # `choose NAME by each p in DOMAIN`: the players choose together, in secret
-    domain: Optional[Expr] = None
-    no_move_end: Optional[Node] = None  # `when no move: end game`: the game ends when no move is legal
+    each: str | None = None  # `choose NAME by each p in DOMAIN`: the players choose together, in secret
+    domain: Expr | None = None
+    no_move_end: Node | None = None  # `when no move: end game`: the game ends when no move is legal
 
 
 @node
@@ -434,14 +433,14 @@ class Reveal(Stmt):
 @node
 class Show(Stmt):
     what: Expr  # as in Reveal
-    to: Optional[Expr]  # None: every player
+    to: Expr | None  # None: every player
 
 
 @node
 class Tell(Stmt):
     attr: str  # the attribute the players learn
     what: Expr  # as in Reveal
-    to: Optional[Expr]  # None: every player
+    to: Expr | None  # None: every player
 
 
 @node
@@ -518,15 +517,15 @@ class Limit(Decl):
 class Param(Decl):
     name: str
     value: Expr
-    doc: Optional[str]
-    low: Optional[Expr] = None  # `in LOW..HIGH`: the values the parameter accepts
-    high: Optional[Expr] = None
+    doc: str | None
+    low: Expr | None = None  # `in LOW..HIGH`: the values the parameter accepts
+    high: Expr | None = None
 
 
 @node
 class EnumValue(Node):
     name: str
-    label: Optional[str]
+    label: str | None
 
 
 @node
@@ -537,7 +536,7 @@ class EnumDef(Decl):
 
 @node
 class TypeRef(Node):
-    name: Optional[str]  # an enum name or int/bool/...; None for a range
+    name: str | None  # an enum name or int/bool/...; None for a range
     low: int = 0
     high: int = 0
 
@@ -547,14 +546,14 @@ class Attribute(Node):
     name: str
     type: TypeRef
     labels: tuple  # ((int, str), ...)
-    derived: Optional[Expr]
+    derived: Expr | None
 
 
 @node
 class KindDef(Decl):
     name: str
     attributes: tuple
-    show: Optional[str]
+    show: str | None
     show_spans: tuple = ()  # where each `show` line of the kind is
 
 
@@ -573,13 +572,13 @@ class DeckSum(DeckExpr):
 class DeckCopies(DeckExpr):
     copies: int
     term: DeckExpr
-    count: Optional[Expr] = None  # copies worked out at setup (a parameter, `player_count`): `copies` is 1 then
+    count: Expr | None = None  # copies worked out at setup (a parameter, `player_count`): `copies` is 1 then
 
 
 @node
 class Field(Node):
     name: str
-    value: Optional[Expr]  # None means "each"
+    value: Expr | None  # None means "each"
 
 
 @node
@@ -607,16 +606,16 @@ class CardsDef(Decl):
 
 @node
 class IndexDomain(Node):
-    name: Optional[str]  # an enum name or "player"; None for a range or `*`
-    low: Optional[Expr] = None  # a range's ends: constant expressions
-    high: Optional[Expr] = None
+    name: str | None  # an enum name or "player"; None for a range or `*`
+    low: Expr | None = None  # a range's ends: constant expressions
+    high: Expr | None = None
     grows: bool = False  # `*`: members are opened in play
 
 
 @node
 class ZoneOption(Node):
     name: str
-    arg: Optional[Expr]
+    arg: Expr | None
 
 
 @node
@@ -640,22 +639,22 @@ class VarDef(Decl):
     name: str
     index: tuple
     type: str
-    init: Optional[Expr]
-    visibility: Optional[str] = None  # public (None), owner or hidden
+    init: Expr | None
+    visibility: str | None = None  # public (None), owner or hidden
     shown: bool = True  # False: `unshown`, bookkeeping the table (play, view) leaves out
 
 
 @node
 class TableEntry(Node):
-    low: Optional[Expr]  # the key, or the first key of `LOW..HIGH`; None for `else`
-    high: Optional[Expr]  # the last key of a range, else None
+    low: Expr | None  # the key, or the first key of `LOW..HIGH`; None for `else`
+    high: Expr | None  # the last key of a range, else None
     value: Expr
 
 
 @node
 class TableDef(Decl):
     name: str
-    index: "IndexDomain"
+    index: IndexDomain
     entries: tuple
 
 
@@ -682,8 +681,8 @@ class FlowDef(Decl):
 @node
 class TriggerDef(Decl):
     name: str
-    var: Optional[str]
-    domain: Optional[Expr]
+    var: str | None
+    domain: Expr | None
     cond: Expr
     body: tuple
 
@@ -691,10 +690,10 @@ class TriggerDef(Decl):
 @node
 class InvariantDef(Decl):
     name: str
-    var: Optional[str]
-    domain: Optional[Expr]
+    var: str | None
+    domain: Expr | None
     cond: Expr
-    message: Optional[str]
+    message: str | None
 
 
 @node

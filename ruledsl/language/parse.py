@@ -33,7 +33,7 @@ RESERVED = frozenset("""
     and or not in if then else true false none each for where let put into under at deal from
     shuffle gather repeat times while turns until choose by move reveal to end once new as remove has
     best break continue leave rejoin setup lowest highest show tell of final announce reverse swap with return
-""".split())
+""".split())  # noqa: SIM905 - the words read as a paragraph
 
 
 def keywords() -> frozenset:
@@ -86,8 +86,8 @@ def _cached(name: str) -> A.RulesFile | None:
     if data is None:
         return None
     try:
-        tree = pickle.loads(data)  # noqa: S301 - a file of this user's own, written by parse()
-    except Exception:
+        tree = pickle.loads(data)  # a file of this user's own, written by parse()
+    except Exception:  # noqa: BLE001 - a corrupt file can fail to unpickle in any way: a miss
         return None
     return tree if isinstance(tree, A.RulesFile) else None
 

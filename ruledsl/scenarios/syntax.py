@@ -261,7 +261,7 @@ class _ScenarioBuilder(_Builder):
         if accepted:
             raise _BuildError("a scenario gives a parameter its value; the range it may take belongs in the "
                               "rules file", accepted[0].span)
-        if isinstance(value, A.BoolLit) or isinstance(value, A.IntLit):
+        if isinstance(value, (A.BoolLit, A.IntLit)):
             v = value.value
         elif isinstance(value, A.Neg) and isinstance(value.operand, A.IntLit):
             v = -value.operand.value
