@@ -94,3 +94,12 @@ def test_compare_references_runs(tmp_path, capsys):
     assert compare.main([str(old), "--seconds", "0.03", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
     assert out.count("\n") == 4 and "new ÷ old" in out
+
+
+def test_load_prints_each_start_up_figure_beside_its_target(capsys):
+    load = _module("load")
+    assert load.main(["--runs", "1", "--game", "tutorial_highlow"]) == 0
+    out = capsys.readouterr().out
+    assert 'python -c "import ruledsl"' in out and "(≤ 150: " in out
+    (row,) = [line for line in out.splitlines() if line.startswith("| tutorial_highlow.rules |")]
+    assert "(≤ 100: " in row and "(≤ 300: " in row

@@ -4,8 +4,10 @@ to fail nor ever used. No timing is looked at."""
 
 from __future__ import annotations
 
+import marshal
 import os
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -28,7 +30,7 @@ def _same_tree(a, b) -> bool:
 
 def test_a_parsed_tree_is_kept_and_read_back_unchanged(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEDSL_CACHE_DIR", str(tmp_path))
-    text = open(TROLLEY, encoding="utf-8").read()
+    text = Path(TROLLEY).read_text(encoding="utf-8")
     first = P.parse(text, TROLLEY)
     assert len(_trees(tmp_path)) == 1
     monkeypatch.setattr(P, "_parse", lambda *a: pytest.fail("parsed again, not read from the cache"))
@@ -38,7 +40,7 @@ def test_a_parsed_tree_is_kept_and_read_back_unchanged(tmp_path, monkeypatch):
 
 def test_another_text_or_path_gets_its_own_tree(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEDSL_CACHE_DIR", str(tmp_path))
-    text = open(TROLLEY, encoding="utf-8").read()
+    text = Path(TROLLEY).read_text(encoding="utf-8")
     P.parse(text, TROLLEY)
     changed = P.parse(text.replace("hand_size", "hand_size ", 1), TROLLEY)
     moved = P.parse(text, "elsewhere.rules")
@@ -54,7 +56,7 @@ def test_a_corrupt_or_foreign_tree_is_not_used(tmp_path, monkeypatch):
     (tmp_path / name).write_bytes(b"\x80\x05garbage")
     with pytest.raises(ruledsl.RulesError):  # parsed afresh: the real (broken) file's error
         P.parse(text, "x.rules")
-    good = open(TROLLEY, encoding="utf-8").read()
+    good = Path(TROLLEY).read_text(encoding="utf-8")
     name = P._tree_file(good, TROLLEY)
     (tmp_path / name).write_bytes(pickle.dumps("not a tree"))
     assert P.parse(good, TROLLEY).items  # a value of another kind: parsed afresh
@@ -104,6 +106,59 @@ def test_compiled_code_is_kept_and_used_only_for_its_own_source(tmp_path, monkey
     ns = {}
     exec(codecache.compiled(src, "<t>"), ns)  # noqa: S102
     assert ns["x"] == 3
+
+
+def test_a_foreign_code_file_is_never_run(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEDSL_CACHE_DIR", str(tmp_path))
+    src = "x = 1 + 2\n"
+    codecache.compiled(src, "<t>")
+    (kept,) = tmp_path.glob("code-*.marshal")
+    kept.write_bytes(marshal.dumps(compile("x = 99\n", "<t>", "exec")))  # planted under this source's name
+    ns: dict = {}
+    exec(codecache.compiled(src, "<t>"), ns)  # noqa: S102
+    assert ns["x"] == 99  # the user's own file is trusted: this is what the check below guards
+    os.chmod(kept, 0o666)  # now anyone could have written it: compiled afresh instead
+    kept.write_bytes(marshal.dumps(compile("x = 99\n", "<t>", "exec")))
+    ns = {}
+    exec(codecache.compiled(src, "<t>"), ns)  # noqa: S102
+    assert ns["x"] == 3
+
+
+def test_another_ruledsl_version_keeps_its_own_files(tmp_path, monkeypatch):
+    """A cache filled by another version of ruledsl (a stale cache) is never read by this one."""
+    monkeypatch.setenv("RULEDSL_CACHE_DIR", str(tmp_path))
+    text = Path(TROLLEY).read_text(encoding="utf-8")
+    P.parse(text, TROLLEY)
+    codecache.compiled("x = 1\n", "<t>")
+    before = set(tmp_path.iterdir())
+    monkeypatch.setattr(diskcache, "__version__", "0.0.0-another")
+    monkeypatch.setattr(P, "_parse", lambda *a: pytest.fail("parsed afresh"))
+    with pytest.raises(pytest.fail.Exception):  # the old version's tree is not this version's
+        P.parse(text, TROLLEY)
+    codecache.compiled("x = 1\n", "<t>")
+    added = set(tmp_path.iterdir()) - before
+    assert [p.name.startswith("code-") for p in added] == [True]
+
+
+def test_an_unwritable_cache_dir_runs_from_memory(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEDSL_CACHE_DIR", str(tmp_path))
+    os.chmod(tmp_path, 0o500)  # readable, not writable
+    try:
+        if os.geteuid() == 0:  # root writes anyway: refuse the rename that puts a file in place
+            os.chmod(tmp_path, 0o700)
+            monkeypatch.setattr(diskcache.os, "replace", _refuse)
+        ns: dict = {}
+        exec(codecache.compiled("x = 4\n", "<t>"), ns)  # noqa: S102
+        assert ns["x"] == 4
+        game = ruledsl.load(TROLLEY)
+        assert game.new_game(2).legal_moves()
+        assert not list(tmp_path.iterdir())  # nothing kept, not even a half-written file
+    finally:
+        os.chmod(tmp_path, 0o700)
+
+
+def _refuse(*args):
+    raise PermissionError("read-only cache directory")
 
 
 def test_a_game_from_cached_code_plays_as_one_built_afresh(tmp_path, monkeypatch):

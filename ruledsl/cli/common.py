@@ -29,8 +29,6 @@ from ..language.errors import (
     RulesRuntimeError,
     runtime_diagnostic,
 )
-from ..play.bots import BOTS, parse_bot
-from ..play.sim import PlayoutFailed
 from ..version import __version__
 
 LOG_FORMAT = "ruledsl-log"
@@ -265,6 +263,8 @@ def _bots_option(bots: tuple[str, ...], n: int):
 
 def _fail_at_runtime(game, err: RulesRuntimeError, file: str, sets: tuple[str, ...]) -> None:
     """Print a rule that failed during play, where it is and how to play the game again; exit 1."""
+    from ..play.sim import PlayoutFailed
+
     click.echo(runtime_diagnostic(err, game.program.source).render(), err=True)
     if isinstance(err, PlayoutFailed):
         which = f"game {err.index} of the simulation" if err.index is not None else "the game"
@@ -278,12 +278,24 @@ def _fail_at_runtime(game, err: RulesRuntimeError, file: str, sets: tuple[str, .
 def _check_bots(ctx, param, value):
     """Refuse a bad --bot (unknown bot or setting, bad value) as a usage error, before any game runs."""
     specs = (value,) if isinstance(value, str) else value
+    if specs:  # the bots are imported only when one is named: `ruledsl check` needs none
+        from ..play.bots import parse_bot
     for spec in specs:
         try:
             parse_bot(spec)
         except ParameterError as err:
             raise CliError(f"--bot {spec}: {err}") from None
     return value
+
+
+class _BotOption(click.Option):
+    """``--bot``: its help names the bots, read from play/bots.py only when the help is shown."""
+
+    def get_help_record(self, ctx):
+        from ..play.bots import BOTS
+
+        self.help = self.help.replace("{bots}", ", ".join(sorted(BOTS)))
+        return super().get_help_record(ctx)
 
 
 _COMMON_OPTIONS = [
@@ -293,9 +305,8 @@ _COMMON_OPTIONS = [
     click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
                  help="Set a parameter of the rules file (repeatable), e.g. --set hand_size=12."),
     click.option("--bot", "bots", multiple=True, metavar="BOT[:KEY=VALUE,...]", callback=_check_bots,
-                 help=f"Bot for every seat, or repeated once per seat [default: random]; bots: "
-                      f"{', '.join(sorted(BOTS))}. Settings after a colon, e.g. ismcts:iterations=300 "
-                      "(see docs/bots.md)."),
+                 cls=_BotOption, help="Bot for every seat, or repeated once per seat [default: random]; bots: "
+                 "{bots}. Settings after a colon, e.g. ismcts:iterations=300 (see docs/bots.md)."),
     click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table."),
 ]
 

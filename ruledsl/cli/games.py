@@ -12,7 +12,6 @@ from ..engine.load import load
 from ..language import ast as A
 from ..language.errors import RuledslError, RulesError, RulesRuntimeError, read_source
 from ..language.parse import parse
-from ..play.sim import play_game, simulate
 from .common import (
     EXIT_RULES,
     EXIT_USAGE,
@@ -31,6 +30,21 @@ from .common import (
     main,
 )
 from .progress import Progress, quiet_option
+
+
+def play_game(*args, **kwargs):
+    """:func:`ruledsl.play.sim.play_game`, the simulator imported only when a game is played (check needs none)."""
+    from ..play.sim import play_game as play
+
+    return play(*args, **kwargs)
+
+
+def simulate(*args, **kwargs):
+    """:func:`ruledsl.play.sim.simulate`, imported only when games are simulated."""
+    from ..play.sim import simulate as run
+
+    return run(*args, **kwargs)
+
 
 SCENARIO_SUFFIX = ".test.rules"  # scenarios.runner.SUFFIX, imported only for a scenario file: check stays light
 

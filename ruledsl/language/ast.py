@@ -1,25 +1,92 @@
-"""The syntax tree of a rules file: frozen attrs nodes, each with its source span.
+"""The syntax tree of a rules file: frozen nodes, each with its source span.
 
 Nodes compare by identity (``eq=False``) so later passes can keep side tables
-keyed by node. The tree is built by :mod:`ruledsl.parse`.
+keyed by node. The tree is built by :mod:`ruledsl.language.reader`.
+
+A node class is written as an attrs class would be (annotated fields, defaults, ``field(default=...,
+kw_only=True)``) under ``@node``, and is one to attrs' functions: ``attrs.fields``, ``attrs.evolve``,
+``attrs.has`` and ``attrs.asdict`` read its ``__attrs_attrs__``, real ``attrs.Attribute`` records. But
+``node`` builds the class itself, with one constructor shared by every node: attrs generates and
+compiles an ``__init__`` for each class and builds each class a second time for its slots, which
+for the ~100 node classes was half of the Python run to import the whole pipeline.
 """
 
 from __future__ import annotations
 
-from typing import Optional
+import inspect
 
 import attrs
 
 from .errors import NOWHERE, Span
 
 
+class field:
+    """A field's default, and whether the constructor takes it by keyword only (as ``span``)."""
+
+    __slots__ = ("default", "kw_only")
+
+    def __init__(self, default=attrs.NOTHING, kw_only: bool = False):
+        self.default, self.kw_only = default, kw_only
+
+
 def node(cls):
-    return attrs.frozen(eq=False)(cls)
+    """Make ``cls`` a frozen node class: its fields are those of its bases, then its own annotations."""
+    own = inspect.get_annotations(cls)  # the class's own, not its bases'
+    fields = [_attribute(a.name, a.default, a.type, a.kw_only, True)
+              for a in getattr(cls, "__attrs_attrs__", ()) if a.name not in own]
+    for name, kind in own.items():
+        value = cls.__dict__.get(name, attrs.NOTHING)
+        kw_only = False
+        if isinstance(value, field):
+            value, kw_only = value.default, value.kw_only
+        elif value is not attrs.NOTHING and type(value).__module__.startswith("attr"):  # attrs.field, Factory
+            raise TypeError(f"{cls.__name__}.{name}: write ast.field(default=..., kw_only=...) in a node")
+        if name in cls.__dict__:
+            delattr(cls, name)
+        fields.append(_attribute(name, value, kind, kw_only, False))
+    positional = tuple(a.name for a in fields if not a.kw_only)
+    keyword = tuple(a.name for a in fields if a.kw_only)
+    defaults = {a.name: a.default for a in fields if a.default is not attrs.NOTHING}
+    cls.__attrs_attrs__ = tuple(fields)
+    cls._node_fields = (positional, keyword, defaults)
+    return cls
+
+
+def _attribute(name: str, default, kind, kw_only: bool, inherited: bool) -> attrs.Attribute:
+    return attrs.Attribute(name=name, default=default, validator=None, repr=True, cmp=None, hash=None,
+                           init=True, inherited=inherited, type=kind, kw_only=kw_only, alias=name)
 
 
 @node
 class Node:
-    span: Span = attrs.field(default=NOWHERE, kw_only=True)
+    span: Span = field(default=NOWHERE, kw_only=True)
+
+    def __init__(self, *args, **kwargs):
+        positional, keyword, defaults = type(self)._node_fields
+        if len(args) > len(positional):
+            raise TypeError(f"{type(self).__name__}() takes {len(positional)} positional arguments, "
+                            f"{len(args)} given")
+        values = self.__dict__
+        values.update(zip(positional, args))
+        for name in positional[len(args):] + keyword:
+            if name in kwargs:
+                values[name] = kwargs.pop(name)
+            elif name in defaults:
+                values[name] = defaults[name]
+            else:
+                raise TypeError(f"{type(self).__name__}() missing the argument {name!r}")
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}() got unexpected arguments {sorted(kwargs)}")
+
+    def __setattr__(self, name, value):
+        raise attrs.exceptions.FrozenInstanceError
+
+    def __delattr__(self, name):
+        raise attrs.exceptions.FrozenInstanceError
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in type(self).__attrs_attrs__)
+        return f"{type(self).__qualname__}({fields})"
 
 
 # ---- expressions -----------------------------------------------------------
@@ -83,9 +150,9 @@ class Aggregate(Expr):
     func: str
     var: str
     domain: Expr
-    where: Optional[Expr]
-    start: Optional[Expr] = None
-    key: Optional[Expr] = None
+    where: Expr | None
+    start: Expr | None = None
+    key: Expr | None = None
     highest: bool = False
 
 
@@ -97,8 +164,8 @@ class Fold(Expr):
     expr: Expr
     var: str
     domain: Expr
-    where: Optional[Expr]
-    default: Optional[Expr] = None  # `max(... , default: 0)`: the value of min/max over nothing
+    where: Expr | None
+    default: Expr | None = None  # `max(... , default: 0)`: the value of min/max over nothing
 
 
 @node
@@ -120,8 +187,8 @@ class Best(Expr):
 
     var: str
     domain: Expr
-    start: Optional[Expr]
-    where: Optional[Expr]
+    start: Expr | None
+    where: Expr | None
     key: Expr
     highest: bool = True
 
@@ -178,7 +245,7 @@ class Stmt(Node):
 class ZoneRef(Node):
     name: str
     indices: tuple
-    member: Optional[str] = None  # `meld[p, i].pot`: a zone that lives with each member
+    member: str | None = None  # `meld[p, i].pot`: a zone that lives with each member
 
 
 @node
@@ -187,7 +254,7 @@ class Assign(Stmt):
     indices: tuple
     op: str
     value: Expr
-    member: Optional[str] = None  # `meld[p, i].rank = 3`: a value that lives with each member
+    member: str | None = None  # `meld[p, i].rank = 3`: a value that lives with each member
     announced: bool = False  # `announce v = EXPR`: an intended disclosure (docs §4.14.3)
 
 
@@ -202,7 +269,7 @@ class Put(Stmt):
     cards: Expr
     under: bool
     zone: ZoneRef
-    at: Optional[Expr]
+    at: Expr | None
 
 
 @node
@@ -236,7 +303,7 @@ class Gather(Stmt):
 @node
 class If(Stmt):
     branches: tuple  # ((cond, body), ...)
-    otherwise: Optional[tuple]
+    otherwise: tuple | None
 
 
 @node
@@ -245,17 +312,17 @@ class Match(If):
     x == B or x == C {...} else {...}`` (``branches``), with the arms kept so the checker can find the
     enum's values each names and the ones none names."""
 
-    subject: Expr = attrs.field(default=None, kw_only=True)
-    arms: tuple = attrs.field(default=(), kw_only=True)  # (the value Names of an arm, ...), one per branch
+    subject: Expr = field(default=None, kw_only=True)
+    arms: tuple = field(default=(), kw_only=True)  # (the value Names of an arm, ...), one per branch
 
 
 @node
 class For(Stmt):
     var: str
     domain: Expr
-    start: Optional[Expr]
+    start: Expr | None
     body: tuple
-    where: Optional[Expr] = None
+    where: Expr | None = None
 
 
 @node
@@ -277,7 +344,7 @@ class Leave(Stmt):
 class Reverse(Stmt):
     """``reverse pile``: the zone's cards in the opposite order (the top card becomes the bottom one)."""
 
-    zone: "ZoneRef"
+    zone: ZoneRef
 
 
 @node
@@ -291,8 +358,8 @@ class Return(Stmt):
 class Swap(Stmt):
     """`swap a with b`: the cards of two zones change places (a track's slot by slot)."""
 
-    first: "ZoneRef"
-    second: "ZoneRef"
+    first: ZoneRef
+    second: ZoneRef
 
 
 @node
@@ -330,14 +397,14 @@ class Turns(Stmt):
 class OptionParam(Node):
     name: str
     domain: Expr
-    label: Optional[Expr] = None  # `as NAME` (a Name) or `as "{n} tricks"` (a StrLit): how a number is shown
+    label: Expr | None = None  # `as NAME` (a Name) or `as "{n} tricks"` (a StrLit): how a number is shown
 
 
 @node
 class Option(Node):
     name: str
     params: tuple
-    where: Optional[Expr]
+    where: Expr | None
     body: tuple
 
 
@@ -346,9 +413,9 @@ class Choose(Stmt):
     name: str
     actor: Expr
     options: tuple
-    each: Optional[str] = None  # `choose NAME by each p in DOMAIN`: the players choose together, in secret
-    domain: Optional[Expr] = None
-    no_move_end: Optional[Node] = None  # `when no move: end game`: the game ends when no move is legal
+    each: str | None = None  # `choose NAME by each p in DOMAIN`: the players choose together, in secret
+    domain: Expr | None = None
+    no_move_end: Node | None = None  # `when no move: end game`: the game ends when no move is legal
 
 
 @node
@@ -366,14 +433,14 @@ class Reveal(Stmt):
 @node
 class Show(Stmt):
     what: Expr  # as in Reveal
-    to: Optional[Expr]  # None: every player
+    to: Expr | None  # None: every player
 
 
 @node
 class Tell(Stmt):
     attr: str  # the attribute the players learn
     what: Expr  # as in Reveal
-    to: Optional[Expr]  # None: every player
+    to: Expr | None  # None: every player
 
 
 @node
@@ -450,15 +517,15 @@ class Limit(Decl):
 class Param(Decl):
     name: str
     value: Expr
-    doc: Optional[str]
-    low: Optional[Expr] = None  # `in LOW..HIGH`: the values the parameter accepts
-    high: Optional[Expr] = None
+    doc: str | None
+    low: Expr | None = None  # `in LOW..HIGH`: the values the parameter accepts
+    high: Expr | None = None
 
 
 @node
 class EnumValue(Node):
     name: str
-    label: Optional[str]
+    label: str | None
 
 
 @node
@@ -469,7 +536,7 @@ class EnumDef(Decl):
 
 @node
 class TypeRef(Node):
-    name: Optional[str]  # an enum name or int/bool/...; None for a range
+    name: str | None  # an enum name or int/bool/...; None for a range
     low: int = 0
     high: int = 0
 
@@ -479,14 +546,14 @@ class Attribute(Node):
     name: str
     type: TypeRef
     labels: tuple  # ((int, str), ...)
-    derived: Optional[Expr]
+    derived: Expr | None
 
 
 @node
 class KindDef(Decl):
     name: str
     attributes: tuple
-    show: Optional[str]
+    show: str | None
     show_spans: tuple = ()  # where each `show` line of the kind is
 
 
@@ -505,13 +572,13 @@ class DeckSum(DeckExpr):
 class DeckCopies(DeckExpr):
     copies: int
     term: DeckExpr
-    count: Optional[Expr] = None  # copies worked out at setup (a parameter, `player_count`): `copies` is 1 then
+    count: Expr | None = None  # copies worked out at setup (a parameter, `player_count`): `copies` is 1 then
 
 
 @node
 class Field(Node):
     name: str
-    value: Optional[Expr]  # None means "each"
+    value: Expr | None  # None means "each"
 
 
 @node
@@ -539,16 +606,16 @@ class CardsDef(Decl):
 
 @node
 class IndexDomain(Node):
-    name: Optional[str]  # an enum name or "player"; None for a range or `*`
-    low: Optional[Expr] = None  # a range's ends: constant expressions
-    high: Optional[Expr] = None
+    name: str | None  # an enum name or "player"; None for a range or `*`
+    low: Expr | None = None  # a range's ends: constant expressions
+    high: Expr | None = None
     grows: bool = False  # `*`: members are opened in play
 
 
 @node
 class ZoneOption(Node):
     name: str
-    arg: Optional[Expr]
+    arg: Expr | None
 
 
 @node
@@ -572,22 +639,22 @@ class VarDef(Decl):
     name: str
     index: tuple
     type: str
-    init: Optional[Expr]
-    visibility: Optional[str] = None  # public (None), owner or hidden
+    init: Expr | None
+    visibility: str | None = None  # public (None), owner or hidden
     shown: bool = True  # False: `unshown`, bookkeeping the table (play, view) leaves out
 
 
 @node
 class TableEntry(Node):
-    low: Optional[Expr]  # the key, or the first key of `LOW..HIGH`; None for `else`
-    high: Optional[Expr]  # the last key of a range, else None
+    low: Expr | None  # the key, or the first key of `LOW..HIGH`; None for `else`
+    high: Expr | None  # the last key of a range, else None
     value: Expr
 
 
 @node
 class TableDef(Decl):
     name: str
-    index: "IndexDomain"
+    index: IndexDomain
     entries: tuple
 
 
@@ -614,8 +681,8 @@ class FlowDef(Decl):
 @node
 class TriggerDef(Decl):
     name: str
-    var: Optional[str]
-    domain: Optional[Expr]
+    var: str | None
+    domain: Expr | None
     cond: Expr
     body: tuple
 
@@ -623,10 +690,10 @@ class TriggerDef(Decl):
 @node
 class InvariantDef(Decl):
     name: str
-    var: Optional[str]
-    domain: Optional[Expr]
+    var: str | None
+    domain: Expr | None
     cond: Expr
-    message: Optional[str]
+    message: str | None
 
 
 @node

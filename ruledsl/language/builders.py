@@ -1,7 +1,7 @@
 """The tree builder's methods for tables of constants, copies worked out at setup and labelled moves.
 
-A part of :class:`ruledsl.language.parse._Builder` (a mixin), kept apart so
-that parse.py stays one concept: the core statements and expressions.
+A part of :class:`ruledsl.language.reader._Builder` (a mixin), kept apart so
+that reader.py stays one concept: the core statements and expressions.
 """
 
 from __future__ import annotations

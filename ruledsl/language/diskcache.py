@@ -84,13 +84,19 @@ def write(name: str, data: bytes, pattern: str, keep: int) -> None:
             return
         # written beside it, then renamed: another process never reads a half-written file
         partial = directory / f"{name}.{os.getpid()}.partial"
+    except OSError:
+        return
+    try:
         fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(partial, directory / name)
         prune(directory, pattern, keep)
-    except OSError:
-        pass
+    except OSError:  # a full disk, a directory made read-only: nothing kept, no half-written file left
+        try:
+            partial.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def prune(directory: Path, pattern: str, keep: int) -> None:

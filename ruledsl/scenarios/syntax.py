@@ -17,7 +17,8 @@ from lark import v_args
 
 from ..language import ast as A
 from ..language.errors import Diagnostic, RulesError, Span, source_line
-from ..language.parse import _Builder, _syntax_error, _unquote, data_path
+from ..language.reader import _Builder, _syntax_error, _unquote
+from ..language.shipped import data_path
 from ..language.sizes import size_errors
 
 # ---- the syntax of a scenario file -------------------------------------------
@@ -260,7 +261,7 @@ class _ScenarioBuilder(_Builder):
         if accepted:
             raise _BuildError("a scenario gives a parameter its value; the range it may take belongs in the "
                               "rules file", accepted[0].span)
-        if isinstance(value, A.BoolLit) or isinstance(value, A.IntLit):
+        if isinstance(value, (A.BoolLit, A.IntLit)):
             v = value.value
         elif isinstance(value, A.Neg) and isinstance(value.operand, A.IntLit):
             v = -value.operand.value
