@@ -179,7 +179,9 @@ class ExpressionChecks:
             if e.where is not None:
                 self.expect(self.expr(e.where, inner, pure, static), T.BOOL, e.where, "a `where` condition")
             with self.guards.assuming(e.where):
-                if e.key is not None:
+                if e.func in T.MELD_TESTS:
+                    self._meld_test(e, inner, pure, static)
+                elif e.key is not None:
                     if e.func != "sorted":
                         self.error("E202", f"`by` gives the order of `sorted`; `{e.func}` has no order", e.key,
                                    "to pick the best value by a key, write `best x in ... by KEY`")
@@ -274,6 +276,27 @@ class ExpressionChecks:
                 hint = "count its cards with size(...), or use a card of it: top(...).rank"
             self.error("E202", f"{what} should be a number, true/false or a key like (a, b), "
                                f"not {T.describe(t)}", node, hint)
+
+    def _meld_test(self, e: A.Aggregate, inner: dict, pure: bool, static: bool) -> None:
+        """`same`, `distinct`, `run` (each x in ... by KEY): the key they compare, and the order only `run` reads."""
+        func = e.func
+        if e.key is None:
+            self.error("E202", f"`{func}` compares the values by a key: {func}(each {e.var} in ... by KEY)", e,
+                       f"for example {func}(each {e.var} in ... by {e.var}.rank)")
+            return
+        t = self.expr(e.key, inner, pure, static)
+        if func == "run":
+            if not T.fits(t, T.INT):
+                self.error("E202", f"a `run` is of whole numbers that follow each other; its key should be a number, "
+                                   f"not {T.describe(t)}", e.key,
+                           "give the run a number: by c.rank, or a table of the places in the sequence")
+        elif e.ordered:
+            order = "highest" if e.highest else "lowest"
+            self.error("E202", f"`{func}` does not look at the order of the values; `{order}` is for `run` and "
+                               f"`sorted`", e.key, f"write {func}(each {e.var} in ... by KEY)")
+        elif t in T.CARD_SOURCES or t == T.RANGE:
+            self.error("E202", f"the key of `{func}` should be one value of each {e.var} (a number, an enum value, "
+                               f"a player, true/false or a key like (a, b)), not {T.describe(t)}", e.key)
 
     def _bind_domain(self, e, scope, pure, static) -> dict:
         t = self.expr(e.domain, scope, pure, static)

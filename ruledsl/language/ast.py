@@ -75,10 +75,12 @@ class Call(Expr):
 
 @node
 class Aggregate(Expr):
-    """``count(each c in hand[p] where c.rank > 5)``: any, all, count, cards, random, first, sorted.
+    """``count(each c in hand[p] where c.rank > 5)``: any, all, count, cards, random, first, sorted,
+    and the meld tests same, distinct, run.
 
     ``start`` (``from e``) starts a walk round the players at ``e``; ``key`` (``by k``) is the
-    order of ``sorted``, lowest first unless ``highest``."""
+    order of ``sorted``, lowest first unless ``highest``, and what the meld tests compare;
+    ``ordered`` says `lowest` or `highest` was written (a `run` in the domain's order)."""
 
     func: str
     var: str
@@ -87,6 +89,7 @@ class Aggregate(Expr):
     start: Optional[Expr] = None
     key: Optional[Expr] = None
     highest: bool = False
+    ordered: bool = False
 
 
 @node
