@@ -19,6 +19,7 @@ from ..checker.limits import (
 from ..language import ast as A
 from ..language.assemble import diag
 from ..language.errors import RulesError, RulesRuntimeError
+from .melds import completable_fn
 from .members import grown_index
 from .picking import best_fn, meld_fn, pick_fn, players_fn, tuple_fn
 from .program import Option, _const, _local, _runtime
@@ -89,6 +90,8 @@ class Expressions:
             return _local(self.result_slots[e]), m.results.get(e, T.ANY)
         if isinstance(e, A.Call):
             return self.call(e, statics)
+        if isinstance(e, A.Completable):
+            return completable_fn(self, e), T.BOOL
         if isinstance(e, A.Aggregate):
             if e.func in T.MELD_TESTS:
                 return meld_fn(self, e)

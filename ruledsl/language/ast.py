@@ -105,6 +105,20 @@ class Fold(Expr):
 
 
 @node
+class Completable(Expr):
+    """Whether the cards ``chosen`` and more cards of ``zone`` can still meet every meld test of ``tests``
+    (``same``/``distinct``/``run`` aggregates over the set being built) with at least each of ``lows`` and at
+    most each of ``highs`` cards: the `while` that a set move whose condition is made of meld tests gets
+    (made by language/setmoves.py, answered by compiler/melds.py; docs §4.12.6)."""
+
+    chosen: Expr
+    zone: Expr
+    tests: tuple
+    lows: tuple = ()
+    highs: tuple = ()
+
+
+@node
 class SetLit(Expr):
     items: tuple
 
