@@ -1,4 +1,4 @@
-"""`stack(z, c)`: a card and every card on it, as one list from that card up (docs/language.md §4.3.2).
+"""`stack_from(z, c)`: a card and every card on it, as one list from that card up (docs/language.md §4.3.2).
 Its value and findings, the checker's errors, and Forty Moves (tests/data/forty.rules, a patience that
 moves runs of cards) played through the step interpreter, the adapters' steps and verify."""
 
@@ -20,12 +20,12 @@ FORTY = DATA / "forty.rules"
 
 PILES = MINI + textwrap.dedent("""\
     zone pile: pile public
-    define from_card(c) = stack(pile, c)
-    define from_top_two(c) = stack(top(pile, 2), c)
+    define from_card(c) = stack_from(pile, c)
+    define from_top_two(c) = stack_from(top(pile, 2), c)
     flow {
       choose turn by 0 {
-        move lift(c in pile) { put stack(pile, c) into hand[1] }
-        move lift_drawn { put stack(pile, top(deck)) into hand[1] }
+        move lift(c in pile) { put stack_from(pile, c) into hand[1] }
+        move lift_drawn { put stack_from(pile, top(deck)) into hand[1] }
       }
     }
     """)
@@ -64,20 +64,20 @@ def test_a_stack_from_a_card_not_in_the_zone_is_a_finding():
     s = piled(["2♣", "9♦"])
     with pytest.raises(RulesRuntimeError) as e:
         s.apply(ruledsl.Move("lift_drawn"))
-    assert "`stack(...)`: the card" in str(e.value) and "is not in the zone" in str(e.value)
+    assert "`stack_from(...)`: the card" in str(e.value) and "is not in the zone" in str(e.value)
     assert s.cards_in("pile") == ["2♣", "9♦"]  # a refused move changes nothing
 
 
 def test_stack_of_a_track_or_from_a_number_is_an_error():
-    (d,) = diagnostics("zone line: track(5) public\nflow {\n  put stack(line, top(deck)) into hand[0]\n}\n",
+    (d,) = diagnostics("zone line: track(5) public\nflow {\n  put stack_from(line, top(deck)) into hand[0]\n}\n",
                        before=MINI)
     assert (d.code, d.line) == ("E202", MINI.count("\n") + 3)
-    assert d.message == "`stack` gives a card and the cards on it; a track's cards lie in slots, side by side"
+    assert d.message == "`stack_from` gives a card and the cards on it; a track's cards lie in slots, side by side"
     assert d.hint == "cards that lie on each other are a pile or a row: zone NAME: pile public"
-    (d,) = diagnostics("flow {\n  put stack(deck, 3) into hand[0]\n}\n", before=MINI)
-    assert (d.code, d.message) == ("E202", "`stack` needs a card here, not a number")
-    (d,) = diagnostics("flow {\n  put stack(deck) into hand[0]\n}\n", before=MINI)
-    assert (d.code, d.message) == ("E203", "`stack` takes 2 argument(s), not 1")
+    (d,) = diagnostics("flow {\n  put stack_from(deck, 3) into hand[0]\n}\n", before=MINI)
+    assert (d.code, d.message) == ("E202", "`stack_from` needs a card here, not a number")
+    (d,) = diagnostics("flow {\n  put stack_from(deck) into hand[0]\n}\n", before=MINI)
+    assert (d.code, d.message) == ("E203", "`stack_from` takes 2 argument(s), not 1")
 
 
 # ---- Forty Moves: runs of cards moved together

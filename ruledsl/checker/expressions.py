@@ -431,8 +431,8 @@ class ExpressionChecks:
                 hint = f"`{e.name}` is a procedure; call it as a statement of its own"
             self.error("E200", f"unknown function `{e.name}`", e, hint)
             return T.ANY
-        if e.name == "stack" and args and args[0] == T.TRACK:
-            self.error("E202", "`stack` gives a card and the cards on it; a track's cards lie in slots, side by "
+        if e.name == "stack_from" and args and args[0] == T.TRACK:
+            self.error("E202", "`stack_from` gives a card and the cards on it; a track's cards lie in slots, side by "
                                "side", e.args[0], "cards that lie on each other are a pile or a row: zone NAME: pile public")
             return result
         if not is_pure and pure:

@@ -126,7 +126,7 @@ BUILTINS: dict[str, tuple[tuple, str, bool]] = {
     "previous": (((PLAYER,),), PLAYER, True),
     "random": (((ZONE, TRACK, CARDS),), CARD, False),
     # a card and every card on it, from that card up (docs §4.3.2)
-    "stack": (((ZONE, CARDS), (CARD,)), CARDS, True),
+    "stack_from": (((ZONE, CARDS), (CARD,)), CARDS, True),
 }
 # top(zone, n) gives the top n cards.
 TOP_N = (((ZONE, CARDS), (INT,)), CARDS)

@@ -15,31 +15,42 @@ sequence; different suits), and by a search over the zone's cards otherwise.
 
 from __future__ import annotations
 
+import operator
 from collections import defaultdict
 
 from ..checker import types as T
+from .purity import condition_key
 
 
 def completable(chosen: list, rest: list, kinds: tuple, low: int, high: int) -> bool:
     """Whether ``chosen`` (the keys of the cards chosen) plus some of ``rest`` (those of the zone's other
     cards) meet every test of ``kinds`` ("same", "distinct" or "run", one per key) with ``low`` to
     ``high`` cards."""
-    low = max(low, len(chosen))
-    if low > high or not _open(chosen, kinds):
-        return False
-    same = [i for i, k in enumerate(kinds) if k == "same"]
+    return Plan(kinds)(chosen, rest, low, high)
 
-    def alike(keys):
-        return tuple(keys[i] for i in same)
 
-    if chosen:
-        groups = [[r for r in rest if alike(r) == alike(chosen[0])]]
-    else:
+class Plan:
+    """:func:`completable` for one list of tests, its work on them done once."""
+
+    def __init__(self, kinds: tuple):
+        self.kinds = kinds
+        same = [i for i, k in enumerate(kinds) if k == "same"]
+        self.alike = operator.itemgetter(*same) if same else None
+
+    def __call__(self, chosen: list, rest: list, low: int, high: int) -> bool:
+        kinds, alike = self.kinds, self.alike
+        low = max(low, len(chosen))
+        if low > high or (len(chosen) > 1 and not _open(chosen, kinds)):
+            return False
+        if alike is None:
+            return _fits(chosen, rest, kinds, low, high)
+        if chosen:
+            first = alike(chosen[0])
+            return _fits(chosen, [r for r in rest if alike(r) == first], kinds, low, high)
         by_key = defaultdict(list)
         for r in rest:
             by_key[alike(r)].append(r)
-        groups = list(by_key.values()) or [[]]
-    return any(_fits(chosen, group, kinds, low, high) for group in groups)
+        return any(_fits(chosen, group, kinds, low, high) for group in by_key.values()) or _fits([], [], kinds, low, high)
 
 
 def _open(cards: list, kinds: tuple) -> bool:
@@ -122,15 +133,17 @@ def completable_fn(c, e):
     zone_fn, zone_t = c.expr(e.zone)
     chosen = c.cards(chosen_fn, chosen_t, e.chosen.span)
     zone = c.cards(zone_fn, zone_t, e.zone.span)
-    keys = []
+    keys, fixed = [], True
     for test in e.tests:
         b = c._binding(test, test.var)
         slot = c.slot(b)
         c.env[b] = (c.local(slot), T.CARD)
         keys.append((slot, c.expr(test.key)[0]))
-    kinds = tuple(test.func for test in e.tests)
+        fixed = fixed and condition_key(c, test.key, b) == ()
+    plan = Plan(tuple(test.func for test in e.tests))
     lows = [c.expr(x)[0] for x in e.lows]
     highs = [c.expr(x)[0] for x in e.highs]
+    table = [None] * c.card_total  # a card's keys, when they are its attributes' alone (c.rank): worked out once
 
     def keyed(s, L, card):
         out = []
@@ -139,12 +152,22 @@ def completable_fn(c, e):
             out.append(key(s, L))
         return tuple(out)
 
+    def keys_of(s, L, cards, taken=()):
+        if not fixed:
+            return [keyed(s, L, x) for x in cards if x not in taken]
+        out = [table[x] for x in cards if x not in taken]
+        if None in out:  # cards met for the first time
+            for x in cards:
+                if table[x] is None:
+                    table[x] = keyed(s, L, x)
+            out = [table[x] for x in cards if x not in taken]
+        return out
+
     def test(s, L):
         picked = chosen(s, L)
-        taken = set(picked)
-        low = max((f(s, L) for f in lows), default=0)
-        high = min((f(s, L) for f in highs), default=len(zone(s, L)))
-        return completable([keyed(s, L, x) for x in picked],
-                           [keyed(s, L, x) for x in zone(s, L) if x not in taken], kinds, low, high)
+        cards = zone(s, L)
+        low = max([f(s, L) for f in lows]) if lows else 0
+        high = min([f(s, L) for f in highs]) if highs else len(cards)
+        return plan(keys_of(s, L, picked), keys_of(s, L, cards, set(picked)), low, high)
 
     return test

@@ -267,7 +267,7 @@ class Words(StepWords):
             "previous": lambda: f"the player before {a[0]}",
             "random": lambda: f"a card of {a[0]} at random",
             "members": lambda: a[0] if a[0].endswith("s") else f"{a[0]}s",
-            "stack": lambda: f"{a[1]} and the cards on it in {a[0]}" if len(a) == 2 else None,
+            "stack_from": lambda: f"{a[1]} and the cards on it in {a[0]}" if len(a) == 2 else None,
         }
         if n in table and len(a) >= 1:
             return table[n]()
