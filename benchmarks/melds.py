@@ -29,8 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-import ruledsl  # noqa: E402
-from test_melds import BY_HAND, MELDS, SETS_ONLY  # noqa: E402
+from test_melds import BY_HAND, MELDS, SETS_ONLY
+
+import ruledsl
 
 
 def play(game, games: int) -> int:

@@ -8,12 +8,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import step_interpreter
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rules_text import MINI, diagnostics
 
 import ruledsl
-import step_interpreter
-from rules_text import MINI, diagnostics
+from ruledsl import RulesRuntimeError
 from ruledsl.compiler.melds import completable
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -84,8 +85,8 @@ def test_a_meld_test_looks_only_at_the_values_where_keeps():
      "`distinct` does not look at the order of the values; `lowest` is for `run` and `sorted`",
      "write distinct(each c in ... by KEY)"),
     ("distinct(each c in hand[0] by hand[1])",
-     "the key of `distinct` should be one value of each c (a number, an enum value, a player, true/false or "
-     "a key like (a, b)), not a zone", "compare an attribute of each: distinct(each c in ... by c.ATTRIBUTE)"),
+     ("the key of `distinct` should be one value of each c (a number, an enum value, a player, true/false or "
+      "a key like (a, b)), not a zone"), "compare an attribute of each: distinct(each c in ... by c.ATTRIBUTE)"),
 ])
 def test_a_meld_test_without_a_fitting_key_is_an_error(expr, message, hint):
     (d,) = diagnostics(f"flow {{\n  if {expr} {{ put top(deck) into hand[0] }}\n}}\n", before=MINI)
@@ -204,3 +205,32 @@ def test_a_condition_of_another_shape_keeps_the_plain_set_move():
     assert [m.name for m in s.legal_moves()] == ["meld", "draw"]  # the whole hand is one rank
     s.apply(ruledsl.Move("meld"))
     assert [m.name for m in s.legal_moves()] == ["add", "add", "add", "done"]  # no `while`: any card, done at once
+
+
+def test_a_search_too_long_for_a_mix_of_tests_is_a_finding():
+    """A run with no two cards of one suit (`run` and `distinct` together are searched) over two whole
+    decks: the search is cut off with a finding at the move, not left to run; over a hand it is answered."""
+    text = MINI.replace("cards standard52 in deck", "cards 2 * standard52 in deck") + textwrap.dedent("""\
+        flow {
+          choose turn by 0 {
+            move spread(cs subset of deck) where run(each c in cs by c.rank) and distinct(each c in cs by c.suit)
+                and size(cs) >= 5 { put cs into hand[0] }
+            move stop {}
+          }
+        }
+        """)
+    with pytest.raises(RulesRuntimeError) as e:
+        ruledsl.loads(text, "spread.rules").new_game(2, seed=0).legal_moves()
+    assert "the set move looked at more than 100,000 cards" in str(e.value)
+    assert "write a `while` of your own" in str(e.value)
+    in_hand = text.replace("subset of deck", "subset of hand[0]")
+    s = holding(["5♥", "6♠", "7♦", "8♣", "9♥"], ruledsl.loads(in_hand, "hand.rules"))
+    assert [m.name for m in s.legal_moves()] == ["stop"]  # four suits: no run of five without a suit twice
+    s = holding(["5♥", "6♠", "7♦", "8♣", "9♥"], ruledsl.loads(in_hand.replace(">= 5", ">= 4"), "four.rules"))
+    assert [m.name for m in s.legal_moves()] == ["spread", "stop"]
+    s.apply(ruledsl.Move("spread"))
+    add = [s.card_label(m.args[0]) for m in s.legal_moves() if m.name == "add"]
+    assert add == ["5♥", "6♠", "7♦", "8♣", "9♥"]
+    s.apply(ruledsl.Move("add", (s.cards_named("5♥")[0],)))
+    add = [s.card_label(m.args[0]) for m in s.legal_moves() if m.name == "add"]
+    assert add == ["6♠", "7♦", "8♣"]  # 9♥ would make a second heart of the run 5-8

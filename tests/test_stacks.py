@@ -7,10 +7,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-import ruledsl
 import step_interpreter
 from rules_text import MINI, diagnostics
+
+import ruledsl
 from ruledsl import RulesRuntimeError
 from ruledsl.adapters.steps import NONE, StepCodec
 from ruledsl.verify.checks import verify

@@ -11,7 +11,6 @@ from ..language import ast as A
 from . import types as T
 from .declare import Binding, _dim_word, _suggest
 
-
 # what each meld test asks of the values' keys, for hints
 _MELD_WORDS = {"same": "true when all the cards are alike in it", "distinct": "true when no two are alike in it",
                "run": "true when its numbers follow each other"}

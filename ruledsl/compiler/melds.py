@@ -15,10 +15,14 @@ sequence; different suits), and by a search over the zone's cards otherwise.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections import defaultdict
 
+MAX_SEARCH = 100_000  # cards looked at for one answer at most, for a mix of tests worked out by searching
+
 from ..checker import types as T
+from ..language.errors import RulesRuntimeError
 from .purity import condition_key
 
 
@@ -76,7 +80,9 @@ def _fits(chosen: list, group: list, kinds: tuple, low: int, high: int) -> bool:
         return len(chosen) + len({keys[d] for keys in group} - taken) >= low
     if not distinct and len(runs) == 1:
         return _run_fits(chosen, group, runs[0], low, high)
-    return _search(list(chosen), group, 0, distinct + runs, runs, low, high)
+    apart = distinct + runs
+    candidates = [k for k in group if all(k[i] != c[i] for c in chosen for i in apart)]
+    return _search(list(chosen), candidates, apart, runs, low, high, [MAX_SEARCH])
 
 
 def _run_fits(chosen: list, group: list, r: int, low: int, high: int) -> bool:
@@ -104,27 +110,33 @@ def _run_fits(chosen: list, group: list, r: int, low: int, high: int) -> bool:
     return low <= longest
 
 
-def _search(cards: list, group: list, start: int, apart: list, runs: list, low: int, high: int) -> bool:
-    """Several distinct or run keys: try the group's cards in turn (no key of `apart` may repeat)."""
+class SearchTooLong(Exception):
+    """The search of a mix of meld tests looked at more than MAX_SEARCH cards (the compiled test reports it)."""
+
+
+def _search(cards: list, candidates: list, apart: list, runs: list, low: int, high: int, budget: list) -> bool:
+    """Several distinct or run keys: add the candidates in turn (no key of `apart` may repeat; each
+    candidate is one no key of `apart` of ``cards`` repeats)."""
     if low <= len(cards) <= high and all(_stretch([keys[r] for keys in cards]) for r in runs):
         return True
-    if len(cards) >= high:
+    if len(cards) >= high or len(cards) + len(candidates) < low:
         return False
-    for j in range(start, len(group)):
-        keys = group[j]
-        if all(keys[i] != other[i] for other in cards for i in apart):
-            cards.append(keys)
-            found = _search(cards, group, j + 1, apart, runs, low, high)
-            cards.pop()
-            if found:
-                return True
+    for j, keys in enumerate(candidates):
+        budget[0] -= len(candidates) - j
+        if budget[0] < 0:
+            raise SearchTooLong
+        rest = [k for k in candidates[j + 1:] if all(k[i] != keys[i] for i in apart)]
+        cards.append(keys)
+        found = _search(cards, rest, apart, runs, low, high, budget)
+        cards.pop()
+        if found:
+            return True
     return False
 
 
 def _stretch(values: list) -> bool:
     """Whole numbers that follow each other once sorted (none or one is a stretch)."""
-    values = sorted(values)
-    return all(b == a + 1 for a, b in zip(values, values[1:]))
+    return all(b == a + 1 for a, b in itertools.pairwise(sorted(values)))
 
 
 def completable_fn(c, e):
@@ -140,6 +152,7 @@ def completable_fn(c, e):
         c.env[b] = (c.local(slot), T.CARD)
         keys.append((slot, c.expr(test.key)[0]))
         fixed = fixed and condition_key(c, test.key, b) == ()
+    span = e.span
     plan = Plan(tuple(test.func for test in e.tests))
     lows = [c.expr(x)[0] for x in e.lows]
     highs = [c.expr(x)[0] for x in e.highs]
@@ -168,6 +181,12 @@ def completable_fn(c, e):
         cards = zone(s, L)
         low = max([f(s, L) for f in lows]) if lows else 0
         high = min([f(s, L) for f in highs]) if highs else len(cards)
-        return plan(keys_of(s, L, picked), keys_of(s, L, cards, set(picked)), low, high)
+        try:
+            return plan(keys_of(s, L, picked), keys_of(s, L, cards, set(picked)), low, high)
+        except SearchTooLong:
+            raise RulesRuntimeError(
+                f"the set move looked at more than {MAX_SEARCH:,} cards to tell whether the cards chosen can still "
+                f"meet its meld tests (a mix of several `distinct` or `run` tests over a big zone): write a "
+                f"`while` of your own for it", span) from None
 
     return test

@@ -17,6 +17,7 @@ cloning and comparing a state carry it like any variable. `players`,
 from __future__ import annotations
 
 import functools
+import itertools
 
 from ..checker import types as T
 from ..checker.declare import SEATS_OUT
@@ -248,8 +249,8 @@ def meld_fn(c, e):
         ks = keys(s, L)
         if not ordered:
             ks.sort()
-            return all(b == a + 1 for a, b in zip(ks, ks[1:]))
-        return all(b == a + step for a, b in zip(ks, ks[1:]))
+            return all(b == a + 1 for a, b in itertools.pairwise(ks))
+        return all(b == a + step for a, b in itertools.pairwise(ks))
 
     return run, T.BOOL
 
