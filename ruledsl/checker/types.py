@@ -133,7 +133,8 @@ TOP_N = (((ZONE, CARDS), (INT,)), CARDS)
 
 AGGREGATES = {"any": BOOL, "all": BOOL, "count": INT, "cards": CARDS, "random": ANY, "first": ANY, "sorted": CARDS,
               "same": BOOL, "distinct": BOOL, "run": BOOL}
-# the aggregates that compare the values of a domain by a key (`by KEY`): melds (docs §5.6.1)
+# the aggregates that compare the values of a domain by a key (`by KEY`): melds (docs §5.6.1); the
+# language stage, which cannot read this module, names them too (language/setmoves.py)
 MELD_TESTS = ("same", "distinct", "run")
 FOLDS = {"sum", "min", "max", "list"}
 # what a key may be made of: numbers, true/false (true above false) and keys

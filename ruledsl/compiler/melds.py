@@ -19,11 +19,11 @@ import itertools
 import operator
 from collections import defaultdict
 
-MAX_SEARCH = 100_000  # cards looked at for one answer at most, for a mix of tests worked out by searching
-
 from ..checker import types as T
 from ..language.errors import RulesRuntimeError
 from .purity import condition_key
+
+MAX_SEARCH = 100_000  # cards looked at for one answer at most, for a mix of tests worked out by searching
 
 
 def completable(chosen: list, rest: list, kinds: tuple, low: int, high: int) -> bool:
@@ -115,8 +115,8 @@ class SearchTooLong(Exception):
 
 
 def _search(cards: list, candidates: list, apart: list, runs: list, low: int, high: int, budget: list) -> bool:
-    """Several distinct or run keys: add the candidates in turn (no key of `apart` may repeat; each
-    candidate is one no key of `apart` of ``cards`` repeats)."""
+    """Several distinct or run keys: add the candidates in turn. No key of `apart` may repeat, so the
+    candidates are the cards none of whose `apart` keys is among ``cards`` yet."""
     if low <= len(cards) <= high and all(_stretch([keys[r] for keys in cards]) for r in runs):
         return True
     if len(cards) >= high or len(cards) + len(candidates) < low:
