@@ -234,3 +234,28 @@ def test_a_search_too_long_for_a_mix_of_tests_is_a_finding():
     s.apply(ruledsl.Move("add", (s.cards_named("5♥")[0],)))
     add = [s.card_label(m.args[0]) for m in s.legal_moves() if m.name == "add"]
     assert add == ["6♠", "7♦", "8♣"]  # 9♥ would make a second heart of the run 5-8
+
+
+def test_meld_tests_inside_a_define_of_a_set_move_are_an_error():
+    body = textwrap.dedent("""\
+        zone laid[player]: row public
+        define is_meld(cs) = same(each c in cs by c.rank) and size(cs) >= 3
+        define meld_of_rank(cs) = is_meld(cs) and size(cs) <= 4
+        flow {
+          choose turn by 0 {
+            move meld(cs subset of hand[0]) where meld_of_rank(cs) { put cs into laid[0] }
+            move stop {}
+          }
+        }
+        """)
+    (d,) = diagnostics(body, before=MINI)
+    assert (d.code, d.line, d.column) == ("E206", MINI.count("\n") + 6, 43)
+    assert d.message == ("the meld tests of this set are inside `meld_of_rank`, where the game cannot see them: "
+                         "it cannot work out which sets can still become a meld")
+    assert d.hint == ("write the tests in the move's own condition, as in where same(each c in cs by c.ATTRIBUTE) "
+                      "and size(cs) >= 3, or say which sets can still become one with "
+                      "`cs subset of ... while CONDITION`")
+    # with a `while` of its own, or with the tests in the move's condition, it checks
+    ruledsl.loads(MINI + body.replace("subset of hand[0])", "subset of hand[0] while size(cs) <= 4)"), "a.rules")
+    ruledsl.loads(MINI + body.replace("where meld_of_rank(cs)",
+                                      "where same(each c in cs by c.rank) and size(cs) >= 3"), "b.rules")
