@@ -16,6 +16,7 @@ from rules_text import MINI, diagnostics
 import ruledsl
 from ruledsl import RulesRuntimeError
 from ruledsl.compiler.melds import completable
+from ruledsl.verify.checks import verify
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -259,3 +260,8 @@ def test_meld_tests_inside_a_define_of_a_set_move_are_an_error():
     ruledsl.loads(MINI + body.replace("subset of hand[0])", "subset of hand[0] while size(cs) <= 4)"), "a.rules")
     ruledsl.loads(MINI + body.replace("where meld_of_rank(cs)",
                                       "where same(each c in cs by c.rank) and size(cs) >= 3"), "b.rules")
+
+
+def test_melders_keeps_verify_green():
+    report = verify(ruledsl.load(MELDS), players=[3], examples=3, shrink_seconds=0)
+    assert report.ok, report
