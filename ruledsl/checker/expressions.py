@@ -11,6 +11,10 @@ from ..language import ast as A
 from . import types as T
 from .declare import Binding, _dim_word, _suggest
 
+# what each meld test asks of the values' keys, for hints
+_MELD_WORDS = {"same": "true when all the cards are alike in it", "distinct": "true when no two are alike in it",
+               "run": "true when its numbers follow each other"}
+
 
 class ExpressionChecks:
     """The checks of expressions (a mixin of the checker; see the module's docstring)."""
@@ -164,6 +168,14 @@ class ExpressionChecks:
             return T.ANY
         if isinstance(e, A.Call):
             return self.call(e, scope, pure, static)
+        if isinstance(e, A.Completable):  # a set move's `while`, made from its meld tests (language/setmoves.py)
+            self.expr(e.chosen, scope, pure, static)
+            self.expr(e.zone, scope, pure, static)
+            for part in e.tests:
+                self.expr(part, scope, pure, static)
+            for bound in e.lows + e.highs:
+                self.expect(self.expr(bound, scope, pure, static), T.INT, bound, "the number of cards")
+            return T.BOOL
         if isinstance(e, A.Aggregate):
             result = T.AGGREGATES.get(e.func)
             if e.func == "random" and pure:
@@ -179,7 +191,9 @@ class ExpressionChecks:
             if e.where is not None:
                 self.expect(self.expr(e.where, inner, pure, static), T.BOOL, e.where, "a `where` condition")
             with self.guards.assuming(e.where):
-                if e.key is not None:
+                if e.func in T.MELD_TESTS:
+                    self._meld_test(e, inner, pure, static)
+                elif e.key is not None:
                     if e.func != "sorted":
                         self.error("E202", f"`by` gives the order of `sorted`; `{e.func}` has no order", e.key,
                                    "to pick the best value by a key, write `best x in ... by KEY`")
@@ -274,6 +288,28 @@ class ExpressionChecks:
                 hint = "count its cards with size(...), or use a card of it: top(...).rank"
             self.error("E202", f"{what} should be a number, true/false or a key like (a, b), "
                                f"not {T.describe(t)}", node, hint)
+
+    def _meld_test(self, e: A.Aggregate, inner: dict, pure: bool, static: bool) -> None:
+        """`same`, `distinct`, `run` (each x in ... by KEY): the key they compare, and the order only `run` reads."""
+        func = e.func
+        if e.key is None:
+            self.error("E202", f"`{func}` compares the values by a key: {func}(each {e.var} in ... by KEY)", e,
+                       f"for example {func}(each {e.var} in ... by {e.var}.ATTRIBUTE): {_MELD_WORDS[func]}")
+            return
+        t = self.expr(e.key, inner, pure, static)
+        if func == "run":
+            if not T.fits(t, T.INT):
+                self.error("E202", f"a `run` is of whole numbers that follow each other; its key should be a number, "
+                                   f"not {T.describe(t)}", e.key,
+                           "give the run a number: a number attribute of the card, or a table of the places in the sequence")
+        elif e.ordered:
+            order = "highest" if e.highest else "lowest"
+            self.error("E202", f"`{func}` does not look at the order of the values; `{order}` is for `run` and "
+                               f"`sorted`", e.key, f"write {func}(each {e.var} in ... by KEY)")
+        elif t in T.CARD_SOURCES or t == T.RANGE:
+            self.error("E202", f"the key of `{func}` should be one value of each {e.var} (a number, an enum value, "
+                               f"a player, true/false or a key like (a, b)), not {T.describe(t)}", e.key,
+                       f"compare an attribute of each: {func}(each {e.var} in ... by {e.var}.ATTRIBUTE)")
 
     def _bind_domain(self, e, scope, pure, static) -> dict:
         t = self.expr(e.domain, scope, pure, static)
@@ -394,6 +430,10 @@ class ExpressionChecks:
                 hint = f"`{e.name}` is a procedure; call it as a statement of its own"
             self.error("E200", f"unknown function `{e.name}`", e, hint)
             return T.ANY
+        if e.name == "stack_from" and args and args[0] == T.TRACK:
+            self.error("E202", "`stack_from` gives a card and the cards on it; a track's cards lie in slots, side by "
+                               "side", e.args[0], "cards that lie on each other are a pile or a row: zone NAME: pile public")
+            return result
         if not is_pure and pure:
             self.error("E206", f"`{e.name}` changes the state and cannot be used in a condition or a define", e)
         if len(args) != len(sig):

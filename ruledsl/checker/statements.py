@@ -16,6 +16,7 @@ from .treewalk import (
     _at_random,
     _contains_choice,
     _is_constant,
+    _meld_test_in,
     _turn_control,
 )
 
@@ -164,6 +165,7 @@ class StatementChecks:
                 self.error("E206", f"decision `{s.name}` always has a legal move, `{always.name}` (no parameters, "
                                    "no `where`), so `when no move: end game` never ends the game",
                            s.no_move_end, f"remove the line, or give `{always.name}` the condition it is played on")
+            self._hidden_meld_tests(options)
             for o in options:
                 inner = dict(scope)
                 for p in o.params:
@@ -417,6 +419,23 @@ class StatementChecks:
             if sizes[0] != sizes[1]:
                 self.error("E202", f"`swap` exchanges tracks slot by slot; `{a.name}` and `{b.name}` have "
                                    "different numbers of slots", s)
+
+    def _hidden_meld_tests(self, options) -> None:
+        """E206: a set being built (language/setmoves.py: `add(cs~c)` and `done`) whose condition's meld tests
+        are in a define, so that its `while` could not be worked out and no `while` is written."""
+        add = next((o for o in options if o.name == "add" and len(o.params) == 1
+                    and o.params[0].name.endswith("~c")), None)
+        done = next((o for o in options if o.name == "done" and not o.params), None)
+        if add is None or done is None or done.where is None or not isinstance(add.where, A.Not):
+            return
+        call = _meld_test_in(done.where, self.model.defines)
+        if call is not None:
+            cs = add.params[0].name[:-2]
+            self.error("E206", f"the meld tests of this set are inside `{call.name}`, where the game cannot see "
+                               f"them: it cannot work out which sets can still become a meld", call,
+                       f"write the tests in the move's own condition, as in where same(each c in {cs} by "
+                       f"c.ATTRIBUTE) and size({cs}) >= 3, or say which sets can still become one with "
+                       f"`{cs} subset of ... while CONDITION`")
 
     def _choosers(self, s: A.Choose, scope: dict) -> dict:
         """`choose NAME by each p in DOMAIN`: binds ``p``, one of the players who choose together."""

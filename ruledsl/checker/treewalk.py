@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import attrs
+
 from ..language import ast as A
 
 
@@ -91,3 +93,34 @@ def _announced(model) -> dict:
     for body in bodies:
         walk(body)
     return found
+
+
+def _meld_test_in(e, defines, seen=None):
+    """The first define that a call in ``e`` reaches (itself or through other defines) whose body holds a
+    meld test (`same`, `distinct`, `run`), or None."""
+    seen = seen if seen is not None else set()
+
+    def holds_test(node) -> bool:
+        if isinstance(node, A.Aggregate) and node.func in ("same", "distinct", "run"):
+            return True
+        if isinstance(node, tuple):
+            return any(holds_test(x) for x in node)
+        if isinstance(node, A.Node):
+            if isinstance(node, A.Call) and node.name in defines and node.name not in seen:
+                seen.add(node.name)
+                if holds_test(defines[node.name].body):
+                    return True
+            return any(holds_test(getattr(node, f.name)) for f in attrs.fields(type(node)))
+        return False
+
+    def first(node):
+        if isinstance(node, tuple):
+            return next((x for x in map(first, node) if x is not None), None)
+        if isinstance(node, A.Call) and node.name in defines and holds_test(defines[node.name].body):
+            return node
+        if isinstance(node, A.Node):
+            return next((x for x in (first(getattr(node, f.name)) for f in attrs.fields(type(node)))
+                         if x is not None), None)
+        return None
+
+    return first(e)

@@ -125,11 +125,17 @@ BUILTINS: dict[str, tuple[tuple, str, bool]] = {
     "next": (((PLAYER,),), PLAYER, True),
     "previous": (((PLAYER,),), PLAYER, True),
     "random": (((ZONE, TRACK, CARDS),), CARD, False),
+    # a card and every card on it, from that card up (docs §4.3.2)
+    "stack_from": (((ZONE, CARDS), (CARD,)), CARDS, True),
 }
 # top(zone, n) gives the top n cards.
 TOP_N = (((ZONE, CARDS), (INT,)), CARDS)
 
-AGGREGATES = {"any": BOOL, "all": BOOL, "count": INT, "cards": CARDS, "random": ANY, "first": ANY, "sorted": CARDS}
+AGGREGATES = {"any": BOOL, "all": BOOL, "count": INT, "cards": CARDS, "random": ANY, "first": ANY, "sorted": CARDS,
+              "same": BOOL, "distinct": BOOL, "run": BOOL}
+# the aggregates that compare the values of a domain by a key (`by KEY`): melds (docs §5.6.1); the
+# language stage, which cannot read this module, names them too (language/setmoves.py)
+MELD_TESTS = ("same", "distinct", "run")
 FOLDS = {"sum", "min", "max", "list"}
 # what a key may be made of: numbers, true/false (true above false) and keys
 KEY_PARTS = (INT, BOOL, KEY, ANY)

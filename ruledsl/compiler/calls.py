@@ -92,6 +92,19 @@ class Calls:
 
                 return at, T.CARD
             return (lambda s, L: s.places[place_of(s, L)] >= 0), T.BOOL
+        if name == "stack_from":
+            src, card = self.cards(*args[0], span), args[1][0]
+
+            def stack_from(s, L):  # the card and every card on it, from the card up
+                cards, c = src(s, L), card(s, L)
+                if c is None:
+                    _runtime("`stack_from(...)`: there is no card to start from (none)", span)
+                for i in range(len(cards) - 1, -1, -1):
+                    if cards[i] == c:
+                        return cards[i:]
+                _runtime(f"`stack_from(...)`: the card {s.program.card_labels[c]} is not in the zone", span)
+
+            return stack_from, T.CARDS
         if name == "abs":
             f = args[0][0]
             return (lambda s, L: abs(f(s, L))), T.INT

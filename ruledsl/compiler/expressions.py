@@ -19,8 +19,9 @@ from ..checker.limits import (
 from ..language import ast as A
 from ..language.assemble import diag
 from ..language.errors import RulesError, RulesRuntimeError
+from .melds import completable_fn
 from .members import grown_index
-from .picking import best_fn, pick_fn, players_fn, tuple_fn
+from .picking import best_fn, meld_fn, pick_fn, players_fn, tuple_fn
 from .program import Option, _const, _local, _runtime
 from .purity import card_local, condition_key, each_loop, local_test, tabled_aggregate
 from .rng import randbelow
@@ -89,7 +90,11 @@ class Expressions:
             return _local(self.result_slots[e]), m.results.get(e, T.ANY)
         if isinstance(e, A.Call):
             return self.call(e, statics)
+        if isinstance(e, A.Completable):
+            return completable_fn(self, e), T.BOOL
         if isinstance(e, A.Aggregate):
+            if e.func in T.MELD_TESTS:
+                return meld_fn(self, e)
             if e.func in ("first", "sorted") or e.start is not None:
                 return pick_fn(self, e)
             return self.aggregate(e)

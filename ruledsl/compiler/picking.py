@@ -1,4 +1,5 @@
-"""Compiling picks, orders and seats: `best ... by`, `first(...)`, `sorted(...)`, keys, `leave`.
+"""Compiling picks, orders and seats: `best ... by`, `first(...)`, `sorted(...)`, keys, the meld tests
+(`same`, `distinct`, `run`), `leave`.
 
 A key is a number, a true/false value (true above false) or a tuple of keys,
 compared item by item, first item first (``(c.suit == lead, c.rank)``);
@@ -16,6 +17,7 @@ cloning and comparing a state carry it like any variable. `players`,
 from __future__ import annotations
 
 import functools
+import itertools
 
 from ..checker import types as T
 from ..checker.declare import SEATS_OUT
@@ -212,6 +214,45 @@ def pick_fn(c, e):
         return chosen[randbelow(s, len(chosen))]
 
     return random_, elem
+
+
+def meld_fn(c, e):
+    """`same`, `distinct`, `run` (each x in D by KEY): whether the keys of D's values are all equal, all
+    different, or whole numbers that follow each other (sorted; with `lowest` / `highest`, in D's order,
+    going up / down by one). None or one value is all three."""
+    slot, dom, where, _ = _domain(c, e)
+    key = c.expr(e.key)[0]
+    func, ordered, step = e.func, e.ordered, -1 if e.highest else 1
+
+    def keys(s, L):
+        out = []
+        for v in dom(s, L):
+            L[slot] = v
+            if where is None or where(s, L):
+                out.append(key(s, L))
+        return out
+
+    if func == "same":
+        def same(s, L):
+            ks = keys(s, L)
+            return all(k == ks[0] for k in ks)
+
+        return same, T.BOOL
+    if func == "distinct":
+        def distinct(s, L):
+            ks = keys(s, L)
+            return all(a != b for i, a in enumerate(ks) for b in ks[i + 1:])
+
+        return distinct, T.BOOL
+
+    def run(s, L):
+        ks = keys(s, L)
+        if not ordered:
+            ks.sort()
+            return all(b == a + 1 for a, b in itertools.pairwise(ks))
+        return all(b == a + step for a, b in itertools.pairwise(ks))
+
+    return run, T.BOOL
 
 
 def random_of(c, fn, t, span):

@@ -212,7 +212,7 @@ class StepWords:
         sentence = f"Choose a set of cards {s.name} from {zone}"
         keep = add.where.right if add and isinstance(add.where, A.BinOp) and add.where.op == "and" else None
         must = done.where if done is not None else None
-        whole = _whole(keep, s.name)
+        whole = None if _mentions_completable(keep) else _whole(keep, s.name)  # a `while` made from meld tests
         conds = [c for c in (must, whole) if c is not None]
         if conds:
             sentence += f" such that {self.expr(self._join(conds))}"
@@ -499,6 +499,15 @@ def _terms(e) -> list:
     if isinstance(e, A.BinOp) and e.op == "+":
         return _terms(e.left) + _terms(e.right)
     return [e]
+
+
+def _mentions_completable(e) -> bool:
+    """Whether the `while` of a set move was made from its meld tests (language/setmoves.py)."""
+    if isinstance(e, A.Completable):
+        return True
+    if isinstance(e, A.BinOp):
+        return _mentions_completable(e.left) or _mentions_completable(e.right)
+    return False
 
 
 def _whole(keep, name):

@@ -267,6 +267,7 @@ class Words(StepWords):
             "previous": lambda: f"the player before {a[0]}",
             "random": lambda: f"a card of {a[0]} at random",
             "members": lambda: a[0] if a[0].endswith("s") else f"{a[0]}s",
+            "stack_from": lambda: f"{a[1]} and the cards on it in {a[0]}" if len(a) == 2 else None,
         }
         if n in table and len(a) >= 1:
             return table[n]()
@@ -316,7 +317,18 @@ class Words(StepWords):
             return f"the first {v} of {d}" + (f" such that {cond}" if cond else "")
         if e.func == "sorted":
             return f"the cards of {d} in order" + (f" of {self.expr(e.key)}" if e.key is not None else "")
+        if e.func in ("same", "distinct", "run") and e.key is not None:
+            key, of = self.expr(e.key), f"{v} in {d}{self._where(w)}"
+            if e.func == "same":
+                return f"{key} is the same for every {of}"
+            if e.func == "distinct":
+                return f"{key} is different for every {of}"
+            way = "going down by one" if e.highest else "going up by one" if e.ordered else "without a gap or a repeat"
+            return f"the values {key} for each {of} follow each other, {way}"
         return f"{e.func} of {v} in {d}{self._where(w)}"
+
+    def _Completable(self, e):
+        return f"{self.expr(e.chosen)} can still become such a set"
 
     def _Fold(self, e):
         saved, self.bound = self.bound, self._shadowed(e.var)

@@ -142,10 +142,12 @@ class Call(Expr):
 
 @node
 class Aggregate(Expr):
-    """``count(each c in hand[p] where c.rank > 5)``: any, all, count, cards, random, first, sorted.
+    """``count(each c in hand[p] where c.rank > 5)``: any, all, count, cards, random, first, sorted,
+    and the meld tests same, distinct, run.
 
     ``start`` (``from e``) starts a walk round the players at ``e``; ``key`` (``by k``) is the
-    order of ``sorted``, lowest first unless ``highest``."""
+    order of ``sorted``, lowest first unless ``highest``, and what the meld tests compare;
+    ``ordered`` says `lowest` or `highest` was written (a `run` in the domain's order)."""
 
     func: str
     var: str
@@ -154,6 +156,7 @@ class Aggregate(Expr):
     start: Expr | None = None
     key: Expr | None = None
     highest: bool = False
+    ordered: bool = False
 
 
 @node
@@ -166,6 +169,20 @@ class Fold(Expr):
     domain: Expr
     where: Expr | None
     default: Expr | None = None  # `max(... , default: 0)`: the value of min/max over nothing
+
+
+@node
+class Completable(Expr):
+    """Whether the cards ``chosen`` and more cards of ``zone`` can still meet every meld test of ``tests``
+    (``same``/``distinct``/``run`` aggregates over the set being built) with at least each of ``lows`` and at
+    most each of ``highs`` cards: the `while` that a set move whose condition is made of meld tests gets
+    (made by language/setmoves.py, answered by compiler/melds.py; docs §4.12.6)."""
+
+    chosen: Expr
+    zone: Expr
+    tests: tuple
+    lows: tuple = ()
+    highs: tuple = ()
 
 
 @node

@@ -250,7 +250,7 @@ class _Builder(LaterBuilders, Transformer):
     @v_args(meta=True, inline=True)
     def aggregate(self, meta, func, var, domain, start, where, order, key):
         return A.Aggregate(str(func), str(var), domain, where, start, key, str(order or "") == "highest",
-                           span=self._span(meta))
+                           order is not None, span=self._span(meta))
 
     @v_args(meta=True, inline=True)
     def best(self, meta, var, domain, start, where, order, key):
