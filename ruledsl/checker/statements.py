@@ -165,6 +165,8 @@ class StatementChecks:
                                    "no `where`), so `when no move: end game` never ends the game",
                            s.no_move_end, f"remove the line, or give `{always.name}` the condition it is played on")
             for o in options:
+                if o.bound is not None:
+                    self._bound_problem(o)
                 inner = dict(scope)
                 for p in o.params:
                     if isinstance(p, SetParam) and s.each is not None and len(o.params) == 1:
@@ -417,6 +419,16 @@ class StatementChecks:
             if sizes[0] != sizes[1]:
                 self.error("E202", f"`swap` exchanges tracks slot by slot; `{a.name}` and `{b.name}` have "
                                    "different numbers of slots", s)
+
+    def _bound_problem(self, o: A.Option) -> None:
+        """A move's bound (`at most N per turn`) that the builder could not write out (language/bounds.py)."""
+        b = o.bound
+        if b.problem is not None:
+            self.error(b.problem[0], b.problem[1], b, b.problem[2])
+        else:
+            self.error("E206", f"move `{o.name}` of `extend choose` has a bound; a bound belongs to a move "
+                               "written in its `choose` or `respond`", b,
+                       "write the move (with its bound) where the decision is, or count in a variable of your own")
 
     def _choosers(self, s: A.Choose, scope: dict) -> dict:
         """`choose NAME by each p in DOMAIN`: binds ``p``, one of the players who choose together."""

@@ -13,7 +13,7 @@ import lark
 from lark import Transformer, v_args
 
 from . import ast as A
-from . import diskcache, setmoves, togethersets, windows
+from . import bounds, diskcache, setmoves, togethersets, windows
 from .builders import LaterBuilders, _unquote
 from .errors import Diagnostic, RulesError, Span, source_line
 from .sizes import size_errors
@@ -259,8 +259,9 @@ def _parse(text: str, path: str) -> A.RulesFile:
     too_big = size_errors(tree, text, path)
     if too_big:
         raise RulesError(too_big)
-    items = _Builder(path).transform(tree)
-    return A.RulesFile(path, text, tuple(items.children), span=Span(path, 1, 1, 1, 1))
+    builder = _Builder(path)
+    items = builder.transform(tree)
+    return A.RulesFile(path, text, tuple(items.children) + tuple(builder.hidden), span=Span(path, 1, 1, 1, 1))
 
 
 def _split_member(parts) -> tuple:
@@ -277,6 +278,7 @@ class _Builder(LaterBuilders, Transformer):
     def __init__(self, path: str):
         super().__init__()
         self.path = path
+        self.hidden: list = []  # declarations the constructs written out need (bounds.py)
 
     def _span(self, meta) -> Span:
         if getattr(meta, "empty", True):
@@ -524,7 +526,8 @@ class _Builder(LaterBuilders, Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, children):
-        options = setmoves.expand_all(children[2:-1], children[1])
+        options = self._bounded(children[2:-1], children[1], False)[0]
+        options = setmoves.expand_all(options, children[1])
         return A.Choose(str(children[0]), children[1], options, no_move_end=children[-1], span=self._span(meta))
 
     @v_args(meta=True)
@@ -537,20 +540,47 @@ class _Builder(LaterBuilders, Transformer):
 
     @v_args(meta=True)
     def respond_stmt(self, meta, children):
-        name, var, domain, start, where, *options = children
-        options = setmoves.expand_all(options, A.Name(str(var), span=self._span(meta)))
-        return windows.expand(str(name), str(var), domain, start, where, tuple(options), self._span(meta))
+        name, var, domain, start, where, claimed, *options = children
+        chooser = A.Name(str(var), span=self._span(meta))
+        options, resets = self._bounded(options, chooser, True)
+        options = setmoves.expand_all(options, chooser)
+        return windows.expand(str(name), str(var), domain, start, where, tuple(options), self._span(meta),
+                              claimed is not None, tuple(resets))
+
+    def claimed(self, _children):
+        return True
+
+    def _bounded(self, options, chooser, in_window: bool) -> tuple:
+        """The moves with their bounds written out (bounds.py); the variables they count in are
+        declared with the file, and the window's resets are returned."""
+        options, decls, resets = bounds.apply(options, chooser, in_window)
+        self.hidden.extend(decls)
+        return options, resets
+
+    @v_args(meta=True)
+    def move_bound(self, meta, children):
+        count, *pers = children
+        return bounds.make(count, pers, self._span(meta))
+
+    @v_args(meta=True)
+    def move_once(self, meta, pers):
+        return bounds.make(A.IntLit(1, span=self._span(meta)), pers, self._span(meta))
+
+    @v_args(inline=True)
+    def bound_per(self, name):
+        return name
 
     @v_args(meta=True)
     def choose_each(self, meta, children):
         name, _each, var, domain, *options = children
         span = self._span(meta)
+        options = self._bounded(options, A.Name(str(var), span=span), False)[0]
         options = togethersets.expand_all(options, A.Name(str(var), span=span))
         return A.Choose(str(name), A.Name(str(var), span=span), tuple(options), str(var), domain, span=span)
 
     @v_args(meta=True, inline=True)
-    def option(self, meta, name, params, where, body):
-        return A.Option(str(name), params or (), where, body, span=self._span(meta))
+    def option(self, meta, name, params, where, bound, body):
+        return A.Option(str(name), params or (), where, body, bound, span=self._span(meta))
 
     def option_params(self, children):
         return tuple(children)
