@@ -159,15 +159,15 @@ def error_of(move: str, extra: str = ""):
      ("E200", 11, 31, "move `call` has no parameter `k` to count by (its parameters: `q`)",
       "`per k` counts the move apart for each value of its parameter `k`")),
     ("move call(c in hand[current]) once per c per turn {}",
-     ("E202", 11, 37, "the bound of move `call` counts by `c`, which runs over cards or a list; "
-                      "a move is counted apart by players, enum values or numbers of a range",
+     ("E202", 11, 37, ("the bound of move `call` counts by `c`, which runs over cards or a list; "
+                       "a move is counted apart by players, enum values or numbers of a range"),
       "count by a parameter such as `q in players`, or leave `per c` out")),
     ("move call(q in players, k in mood) once per q per q per turn {}",
      ("E204", 11, 42, "the bound of move `call` names `q` twice", "write `per q` once")),
     ("move call(n in 1..size(hand[current])) once per n per turn {}",
      ("E213", 11, 25, "a constant is needed here: a number, true/false, a string or a parameter",
-      "a variable, a zone or a function of them is part of the state; a size is worked out once, when a "
-      "game is set up, from numbers, parameters, `player_count` and defines of those")),
+      ("a variable, a zone or a function of them is part of the state; a size is worked out once, when a "
+       "game is set up, from numbers, parameters, `player_count` and defines of those"))),
 ])
 def test_a_bound_that_cannot_be_kept_is_reported_at_it(move, expected):
     assert error_of(move) == expected
@@ -175,8 +175,8 @@ def test_a_bound_that_cannot_be_kept_is_reported_at_it(move, expected):
 
 def test_a_bound_in_extend_choose_is_reported():
     got = error_of("move wait {}", "extend choose t {\n  move nap once per turn {}\n}\n")
-    assert got == ("E206", 17, 12, "move `nap` of `extend choose` has a bound; a bound belongs to a move "
-                                   "written in its `choose` or `respond`",
+    assert got == ("E206", 17, 12, ("move `nap` of `extend choose` has a bound; a bound belongs to a move "
+                                    "written in its `choose` or `respond`"),
                    "write the move (with its bound) where the decision is, or count in a variable of your own")
 
 

@@ -5,7 +5,7 @@ the language's, so the designer keeps no counter of their own. It is written
 in terms of constructs the engine already has, so the checker, the compiler,
 bots, logs and verify treat it like any variable:
 
-    var NAME~uses~FILE:LINE:COL[player, K...]: int unshown = 0
+    var NAME~uses~PERIOD~FILE:LINE:COL[player, K...]: int unshown = 0
     move NAME(k in K, ...) where COND and NAME~uses[<chooser>, k] < N {
       NAME~uses[<chooser>, k] += 1
       <the move's body>
@@ -52,7 +52,7 @@ def apply(options, actor, in_window: bool) -> tuple[tuple, list, list]:
         if problem is not None:
             out.append(attrs.evolve(o, bound=attrs.evolve(b, problem=problem)))
             continue
-        var = f"{o.name}~uses~{b.span.file}:{b.span.line}:{b.span.column}"
+        var = uses_name(o.name, b)
         params = {p.name: p for p in o.params}
         decls.append(A.VarDef(var, (A.IndexDomain("player", span=b.span),)
                               + tuple(_index(params[k].domain) for k in b.keys),
@@ -62,18 +62,26 @@ def apply(options, actor, in_window: bool) -> tuple[tuple, list, list]:
             window_resets.append(reset)
         else:
             decls.append(A.PerTurn((reset,), span=b.span))
-
-        def uses():
-            return A.Index(A.Name(var, span=b.span), _count_of(var, actor, b), span=b.span)
-
-        test = A.BinOp("<", uses(), b.count, span=b.span)
+        uses = A.Index(A.Name(var, span=b.span), _count_of(actor, b), span=b.span)
+        test = A.BinOp("<", uses, b.count, span=b.span)
         where = test if o.where is None else A.BinOp("and", o.where, test, span=o.where.span)
-        count = A.Assign(var, _count_of(var, actor, b), "+=", A.IntLit(1, span=b.span), span=b.span)
+        count = A.Assign(var, _count_of(actor, b), "+=", A.IntLit(1, span=b.span), span=b.span)
         out.append(attrs.evolve(o, where=where, body=(count,) + tuple(o.body), bound=None))
     return tuple(out), decls, window_resets
 
 
-def _count_of(var: str, actor, b: A.MoveBound) -> tuple:
+def uses_name(move: str, b: A.MoveBound) -> str:
+    """The hidden variable of one bound: the move, the period, and where the bound is written."""
+    return f"{move}~uses~{b.period}~{b.span.file}:{b.span.line}:{b.span.column}"
+
+
+def read_uses(name: str) -> tuple[str, str] | None:
+    """(move, period) of a bound's hidden variable; None for any other name (for tools that word it)."""
+    parts = name.split("~", 3)
+    return (parts[0], parts[2]) if len(parts) == 4 and parts[1] == "uses" else None
+
+
+def _count_of(actor, b: A.MoveBound) -> tuple:
     """The indices of one count: the chooser, then the parameters named after `per`."""
     return (copy.deepcopy(actor),) + tuple(A.Name(k, span=b.span) for k in b.keys)
 
@@ -95,9 +103,9 @@ def _problem(o: A.Option, b: A.MoveBound, in_window: bool) -> tuple | None:
             return ("E200", f"move `{o.name}` has no parameter `{k}` to count by (its parameters: {names})",
                     f"`per {k}` counts the move apart for each value of its parameter `{k}`")
         if not isinstance(params[k], A.OptionParam) or not _countable(params[k].domain):
-            return ("E202", f"the bound of move `{o.name}` counts by `{k}`, which runs over "
-                            f"{'a set of cards' if not isinstance(params[k], A.OptionParam) else 'cards or a list'}; "
-                            "a move is counted apart by players, enum values or numbers of a range",
+            what = "cards or a list" if isinstance(params[k], A.OptionParam) else "a set of cards"
+            return ("E202", (f"the bound of move `{o.name}` counts by `{k}`, which runs over {what}; "
+                             "a move is counted apart by players, enum values or numbers of a range"),
                     f"count by a parameter such as `q in players`, or leave `per {k}` out")
     return None
 

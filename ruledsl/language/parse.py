@@ -13,7 +13,7 @@ import lark
 from lark import Transformer, v_args
 
 from . import ast as A
-from . import bounds, diskcache, setmoves, togethersets, windows
+from . import diskcache, setmoves, togethersets
 from .builders import LaterBuilders, _unquote
 from .errors import Diagnostic, RulesError, Span, source_line
 from .sizes import size_errors
@@ -537,38 +537,6 @@ class _Builder(LaterBuilders, Transformer):
     @v_args(meta=True, inline=True)
     def set_param(self, meta, name, domain, keep=None):
         return setmoves.SetParam(str(name), domain, keep, span=self._span(meta))
-
-    @v_args(meta=True)
-    def respond_stmt(self, meta, children):
-        name, var, domain, start, where, claimed, *options = children
-        chooser = A.Name(str(var), span=self._span(meta))
-        options, resets = self._bounded(options, chooser, True)
-        options = setmoves.expand_all(options, chooser)
-        return windows.expand(str(name), str(var), domain, start, where, tuple(options), self._span(meta),
-                              claimed is not None, tuple(resets))
-
-    def claimed(self, _children):
-        return True
-
-    def _bounded(self, options, chooser, in_window: bool) -> tuple:
-        """The moves with their bounds written out (bounds.py); the variables they count in are
-        declared with the file, and the window's resets are returned."""
-        options, decls, resets = bounds.apply(options, chooser, in_window)
-        self.hidden.extend(decls)
-        return options, resets
-
-    @v_args(meta=True)
-    def move_bound(self, meta, children):
-        count, *pers = children
-        return bounds.make(count, pers, self._span(meta))
-
-    @v_args(meta=True)
-    def move_once(self, meta, pers):
-        return bounds.make(A.IntLit(1, span=self._span(meta)), pers, self._span(meta))
-
-    @v_args(inline=True)
-    def bound_per(self, name):
-        return name
 
     @v_args(meta=True)
     def choose_each(self, meta, children):

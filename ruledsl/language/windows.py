@@ -28,10 +28,10 @@ asked player is asked once, in the same order, and the first move other than
 ``pass`` closes it ("any player may challenge; the first who does, and no one
 else is asked"):
 
-    let W~open = true
+    let W~unclaimed = true
     for p in DOMAIN from START where COND {
-      if W~open {
-        choose W by p { <the window's moves, each starting with W~open = false>
+      if W~unclaimed {
+        choose W by p { <the window's moves, each starting with W~unclaimed = false>
                         move pass {} }
       }
     }
@@ -89,7 +89,7 @@ def expand(name: str, var: str, domain, start, where, options: tuple, span, clai
 
 def _first_claim(name: str, var: str, domain, start, where, options: tuple, span) -> tuple:
     """`respond ... until claimed`: one round of asking, which the first claim ends."""
-    open_ = hidden(name, "open")
+    open_ = hidden(name, "unclaimed")
     closed = A.Assign(open_, (), "=", A.BoolLit(False, span=span), span=span)
     moves = tuple(attrs.evolve(o, body=(closed,) + tuple(o.body)) for o in options)
     moves += (A.Option("pass", (), None, (), span=span),)
