@@ -159,9 +159,13 @@ def error_of(move: str, extra: str = ""):
      ("E200", 11, 31, "move `call` has no parameter `k` to count by (its parameters: `q`)",
       "`per k` counts the move apart for each value of its parameter `k`")),
     ("move call(c in hand[current]) once per c per turn {}",
-     ("E202", 11, 37, ("the bound of move `call` counts by `c`, which runs over cards or a list; "
-                       "a move is counted apart by players, enum values or numbers of a range"),
+     ("E202", 11, 37, ("the bound of move `call` counts by `c`, which runs over neither players, an enum "
+                       "nor a range; a move is counted apart by players, enum values or numbers of a range only"),
       "count by a parameter such as `q in players`, or leave `per c` out")),
+    ("move call(cs subset of hand[current]) once per cs per turn {}",
+     ("E202", 11, 45, ("the bound of move `call` counts by `cs`, which runs over a set of cards; a move is "
+                       "counted apart by players, enum values or numbers of a range only"),
+      "count by a parameter such as `q in players`, or leave `per cs` out")),
     ("move call(q in players, k in mood) once per q per q per turn {}",
      ("E204", 11, 42, "the bound of move `call` names `q` twice", "write `per q` once")),
     ("move call(n in 1..size(hand[current])) once per n per turn {}",

@@ -5,7 +5,7 @@ the language's, so the designer keeps no counter of their own. It is written
 in terms of constructs the engine already has, so the checker, the compiler,
 bots, logs and verify treat it like any variable:
 
-    var NAME~uses~PERIOD~FILE:LINE:COL[player, K...]: int unshown = 0
+    var NAME~uses~PERIOD~LINE~COLUMN~FILE[player, K...]: int unshown = 0
     move NAME(k in K, ...) where COND and NAME~uses[<chooser>, k] < N {
       NAME~uses[<chooser>, k] += 1
       <the move's body>
@@ -25,6 +25,7 @@ the checker to report beside the file's other errors."""
 from __future__ import annotations
 
 import copy
+import zlib
 
 import attrs
 
@@ -71,8 +72,10 @@ def apply(options, actor, in_window: bool) -> tuple[tuple, list, list]:
 
 
 def uses_name(move: str, b: A.MoveBound) -> str:
-    """The hidden variable of one bound: the move, the period, and where the bound is written."""
-    return f"{move}~uses~{b.period}~{b.span.file}:{b.span.line}:{b.span.column}"
+    """The hidden variable of one bound: the move, the period, and where the bound is written (the file
+    as a hash)."""
+    file = zlib.crc32(b.span.file.encode("utf-8"))  # names hold no `.`, `/` or `:` (views read `x.member`)
+    return f"{move}~uses~{b.period}~{b.span.line}~{b.span.column}~{file:08x}"
 
 
 def read_uses(name: str) -> tuple[str, str] | None:
@@ -103,9 +106,9 @@ def _problem(o: A.Option, b: A.MoveBound, in_window: bool) -> tuple | None:
             return ("E200", f"move `{o.name}` has no parameter `{k}` to count by (its parameters: {names})",
                     f"`per {k}` counts the move apart for each value of its parameter `{k}`")
         if not isinstance(params[k], A.OptionParam) or not _countable(params[k].domain):
-            what = "cards or a list" if isinstance(params[k], A.OptionParam) else "a set of cards"
+            what = "a set of cards" if not isinstance(params[k], A.OptionParam) else "neither players, an enum nor a range"
             return ("E202", (f"the bound of move `{o.name}` counts by `{k}`, which runs over {what}; "
-                             "a move is counted apart by players, enum values or numbers of a range"),
+                             "a move is counted apart by players, enum values or numbers of a range only"),
                     f"count by a parameter such as `q in players`, or leave `per {k}` out")
     return None
 
