@@ -92,7 +92,7 @@ def test_the_barter_scenarios_pass():
     loaded = load_scenarios(ROOT / "tests/data/barter.test.rules")
     loaded.check()
     outcomes = [loaded.run(sc) for sc in loaded.scenarios]
-    assert [o.status for o in outcomes] == ["passed"] * 5
+    assert [o.status for o in outcomes] == ["passed"] * 6
 
 
 def test_verify_holds_across_bounds_and_first_claim_windows():
