@@ -77,6 +77,33 @@ def test_per_window_counts_each_asked_player_apart_and_start_again_when_the_wind
     assert (s.current_player, names(s)) == (1, ["cheer", "pass"])  # a new window: counts start again
 
 
+def test_a_choice_made_together_counts_for_each_chooser():
+    text = MINI + """\
+var asks[player]: int = 0
+var rounds: int = 0
+flow {
+  shuffle deck
+  turns from 0 until rounds >= 3 {
+    repeat 2 times {
+      choose ask by each p in players {
+        move ask once per turn { asks[p] += 1 }
+        move skip {}
+      }
+    }
+    rounds += 1
+  }
+}
+"""
+    s = ruledsl.loads(text, "each.rules").new_game(players=2, seed=1)
+    offered = []
+    for _ in range(6):
+        offered.append((s.current_player, names(s)))
+        s.apply(s.legal_moves()[0])
+    assert offered == [(0, ["ask", "skip"]), (1, ["ask", "skip"]), (0, ["skip"]), (1, ["skip"]),
+                       (0, ["ask", "skip"]), (1, ["ask", "skip"])]
+    assert [s.get_var(f"asks[{p}]") for p in range(2)] == [2, 2]
+
+
 def test_names_like_the_bound_words_stay_free():
     text = MINI + """\
 var most: int = 0
