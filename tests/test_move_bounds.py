@@ -156,6 +156,14 @@ def test_the_bound_operator_drops_a_bound_and_until_claimed():
         assert ruledsl.loads(changed, str(BARTER)) is not None
 
 
+def test_the_editor_lists_no_count_of_a_bound_among_the_variables():
+    from ruledsl.desk.symbols import build_index
+
+    index = build_index(BARTER.read_text(encoding="utf-8"), str(BARTER))
+    assert "turns_played" in index.symbols and "offer" in index.symbols
+    assert [n for n in index.symbols if "~" in n] == []
+
+
 # ---- the checker's errors
 
 TURNS = """\
