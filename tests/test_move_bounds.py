@@ -229,3 +229,9 @@ def test_bound_errors_come_with_the_files_other_errors():
     found = diagnostics(text, before=MINI)
     assert [d.code for d in found] == ["E200", "E200"]
     assert "per `round`" in found[0].message and "`dek`" in found[1].message
+
+
+def test_a_first_claim_window_of_its_own_pass_is_two_moves_of_one_name():
+    text = BARTER.read_text(encoding="utf-8").replace("move take {", "move pass {")
+    (d,) = diagnostics(text, name="barter.rules")
+    assert (d.code, d.line, d.column, d.message) == ("E204", 48, 7, "decision `takers` offers two moves named `pass`")
