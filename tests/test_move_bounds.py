@@ -235,3 +235,50 @@ def test_a_first_claim_window_of_its_own_pass_is_two_moves_of_one_name():
     text = BARTER.read_text(encoding="utf-8").replace("move take {", "move pass {")
     (d,) = diagnostics(text, name="barter.rules")
     assert (d.code, d.line, d.column, d.message) == ("E204", 48, 7, "decision `takers` offers two moves named `pass`")
+
+
+BASE = """\
+game "Base"
+players 2..3
+include "standard.rules"
+cards standard52 in deck
+zone deck: pile hidden
+zone hand[player]: row owner
+var rounds: int = 0
+procedure act() {
+  choose t by current { move stop {} }
+}
+flow {
+  shuffle deck
+  turns from 0 until rounds >= 4 {
+    act()
+    rounds += 1
+  }
+}
+"""
+
+VARIANT = """\
+extends "base.rules"
+var bumps: int = 0
+replace procedure act() {
+  let going = true
+  while going {
+    choose t by current {
+      move bump at most 2 per turn { bumps += 1 }
+      move stop { going = false }
+    }
+  }
+}
+"""
+
+
+def test_a_variant_s_bounded_move_counts_per_turn_of_the_base_s_turns(tmp_path):
+    (tmp_path / "base.rules").write_text(BASE, encoding="utf-8")
+    (tmp_path / "variant.rules").write_text(VARIANT, encoding="utf-8")
+    s = ruledsl.load(tmp_path / "variant.rules").new_game(players=2, seed=1)
+    seen = []
+    for _ in range(8):
+        seen.append((s.current_player, names(s)))
+        s.apply(s.legal_moves()[0])
+    both, stop = ["bump", "stop"], ["stop"]
+    assert seen == [(0, both), (0, both), (0, stop), (1, both), (1, both), (1, stop), (0, both), (0, both)]
