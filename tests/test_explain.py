@@ -90,9 +90,11 @@ def test_tramwaje_reads_as_a_rulebook(monkeypatch):
     assert "`max_rounds` × the number of players" in win
     assert "- Player 0 (the first seat) has the first turn" in book
     # bookkeeping: its steps are left out of the rules and listed in the appendix
-    assert "Set v's attacked to true." not in book and "Set rank of" not in book
+    assert "Set founder to p." not in book and "Set rank of" not in book
     play = book[:book.index("## Appendix")]
-    assert "| attacked |" not in play and "| attacked | each player |" in book
+    assert "| founder |" not in play and "| founder | the table |" in book
+    # a move's bound (once per v per turn) is a rule, in words, and keeps no mark of its own
+    assert "and you have not yet made it with this v this turn:" in play and "uses" not in book
     assert "line's rank" not in book  # a mark no rule reads (scenarios do) is no bookkeeping for players
     assert "| moves played |" in play  # a shown counter stays with the components
     # the rule for a line, in the designer's words where the move is

@@ -167,6 +167,8 @@ class StatementChecks:
                            s.no_move_end, f"remove the line, or give `{always.name}` the condition it is played on")
             self._hidden_meld_tests(options)
             for o in options:
+                if o.bound is not None:
+                    self._bound_problem(o)
                 inner = dict(scope)
                 for p in o.params:
                     if isinstance(p, SetParam) and s.each is not None and len(o.params) == 1:
@@ -436,6 +438,16 @@ class StatementChecks:
                        f"write the tests in the move's own condition, as in where same(each c in {cs} by "
                        f"c.ATTRIBUTE) and size({cs}) >= 3, or say which sets can still become one with "
                        f"`{cs} subset of ... while CONDITION`")
+
+    def _bound_problem(self, o: A.Option) -> None:
+        """A move's bound (`at most N per turn`) that the builder could not write out (language/bounds.py)."""
+        b = o.bound
+        if b.problem is not None:
+            self.error(b.problem[0], b.problem[1], b, b.problem[2])
+        else:
+            self.error("E206", f"move `{o.name}` of `extend choose` has a bound; a bound belongs to a move "
+                               "written in its `choose` or `respond`", b,
+                       "write the move (with its bound) where the decision is, or count in a variable of your own")
 
     def _choosers(self, s: A.Choose, scope: dict) -> dict:
         """`choose NAME by each p in DOMAIN`: binds ``p``, one of the players who choose together."""

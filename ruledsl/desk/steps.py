@@ -20,7 +20,8 @@ class StepWords:
             s = body[i]
             if isinstance(s, A.Let):
                 self._flags.pop(s.name, None)  # a new local of that name: not the flag of an earlier part
-            built = (self._set_building(body, i) or self._window(body, i) or self._loop(body, i)
+            built = (self._set_building(body, i) or self._window(body, i) or self._first_claim(body, i)
+                     or self._loop(body, i)
                      or self._flag(body, i) or self._swap(body, i))
             if built is not None:
                 sentence, i = built
@@ -195,6 +196,24 @@ class StepWords:
                 f"the asking goes round again; the window closes when all of them have passed one after "
                 f"another:")
         return (head, options), i + 3
+
+    def _first_claim(self, body, i):
+        """A window the first claim closes (`respond ... until claimed`, language/windows.py), as one step."""
+        s = body[i]
+        if not (isinstance(s, A.Let) and s.name.endswith("~unclaimed") and i + 1 < len(body)
+                and isinstance(body[i + 1], A.For)):
+            return None
+        loop = body[i + 1]
+        choose = next((n for n in _walk(loop.body) if isinstance(n, A.Choose)), None)
+        if choose is None:
+            return None
+        options = self.notes(loop.where) + [self.option(o) for o in choose.options if o.name != "pass"]
+        options.append("**pass**: the next player is asked.")
+        who = f"each player {loop.var}" + (f" such that {self.expr(loop.where)}" if loop.where is not None else "")
+        head = (f"A call for a taker (**{words(s.name[: -len('~unclaimed')])}**): starting with the player "
+                f"after you and going round in seat order once, {who} may make one of these moves or pass. "
+                f"The first who makes one closes it: nobody after them is asked:")
+        return (head, options), i + 2
 
     def _set_building(self, body, i):
         """The loop a set-of-cards move is written as (language/setmoves.py), read back as one step."""

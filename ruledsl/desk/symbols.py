@@ -134,7 +134,7 @@ def _add(index: Index, name: str, kind: str, node, doc: str = "", signature: str
 
 def _collect(index: Index, item) -> None:
     kind = KIND_OF.get(type(item))
-    if kind is not None:
+    if kind is not None and "~" not in getattr(item, "name", ""):  # not the counts a construct keeps (bounds.py)
         doc = ""
         if isinstance(item, A.Param) and item.doc:
             doc = item.doc

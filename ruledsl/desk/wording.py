@@ -11,6 +11,7 @@ code. :mod:`ruledsl.desk.explain` puts the pieces into a rulebook.
 from __future__ import annotations
 
 from ..language import ast as A
+from ..language import bounds
 from .prose import words
 from .steps import StepWords
 
@@ -359,6 +360,16 @@ class Words(StepWords):
     def _TupleLit(self, e):
         return "(" + ", ".join(self.expr(i) for i in e.items) + ")"
 
+    def _bound(self, uses: A.Index, most) -> str:
+        """A move's bound (language/bounds.py): `you have made it fewer than 2 times this turn`."""
+        period = bounds.read_uses(uses.obj.name)[1]
+        who = self.expr(uses.indices[0])
+        has = "you have" if who == "you" else f"{who} has"
+        apart = "".join(f" with this {self.expr(k)}" for k in uses.indices[1:])
+        if isinstance(most, A.IntLit) and most.value == 1:
+            return f"{has} not yet made it{apart} this {period}"
+        return f"{has} made it{apart} fewer than {self.expr(most)} times this {period}"
+
     def _Range(self, e):
         return f"{self.expr(e.low)} to {self.expr(e.high)}"
 
@@ -367,6 +378,9 @@ class Words(StepWords):
 
     def _BinOp(self, e):
         op = e.op
+        if op == "<" and isinstance(e.left, A.Index) and isinstance(e.left.obj, A.Name) \
+                and bounds.read_uses(e.left.obj.name) is not None:
+            return self._bound(e.left, e.right)
         left, right = self.expr(e.left), self.expr(e.right)
         if op in ("and", "or"):
             def part(x):

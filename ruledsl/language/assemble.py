@@ -22,6 +22,7 @@ from pathlib import Path
 import attrs
 
 from . import ast as A
+from . import bounds
 from .errors import Diagnostic, RulesError, decode_source, source_line
 from .parse import data_path, parse
 
@@ -113,7 +114,8 @@ def assemble(text: str, path: str, read=None, include_dirs=()) -> Assembly:
     visit(text, path, (path,))
     if errors:
         raise RulesError(errors)
-    return Assembly(tuple(items), texts, tuple(replaced), tuple(extensions))
+    spliced, replaced = bounds.splice_turns(tuple(items), tuple(replaced))
+    return Assembly(spliced, texts, replaced, tuple(extensions))
 
 
 OUTSIDE = "is outside the folders a rules file may include from"

@@ -423,6 +423,19 @@ class Option(Node):
     params: tuple
     where: Expr | None
     body: tuple
+    bound: Optional[Node] = None  # `at most N per ... per turn`: a MoveBound the builder could not write out
+
+
+@node
+class MoveBound(Node):
+    """``at most N per k ... per PERIOD`` on a move (docs §4.12.7): written out by :mod:`.bounds`.
+
+    A bound left on an Option after building is one the checker reports: ``problem`` says why
+    (code, message, hint), or None for a bound in a place it cannot be (`extend choose`)."""
+    count: Expr
+    keys: tuple  # names of the move's parameters counted apart
+    period: str  # "turn" or "window", as written
+    problem: Optional[tuple] = None
 
 
 @node
@@ -751,3 +764,10 @@ class RulesFile(Node):
     path: str
     text: str
     items: tuple
+
+
+@node
+class PerTurn(Decl):
+    """Statements run as each turn of every `turns` begins: the counts of moves bounded per turn start
+    again. Made by the builder, spliced into the `turns` bodies by :func:`.bounds.splice_turns`."""
+    body: tuple

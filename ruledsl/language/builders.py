@@ -9,6 +9,7 @@ from __future__ import annotations
 from lark import v_args
 
 from . import ast as A
+from . import bounds, setmoves, windows
 
 
 def _unquote(token) -> str:
@@ -18,7 +19,8 @@ def _unquote(token) -> str:
 
 
 class LaterBuilders:
-    """Builder methods for `table`, deck copies from an expression, labelled move parameters (needs ``_span``)."""
+    """Builder methods for `table`, deck copies from an expression, labelled move parameters, move
+    bounds and `until claimed` (needs ``_span`` and a list ``hidden``)."""
 
     @v_args(meta=True, inline=True)
     def table_def(self, meta, name, index, *entries):
@@ -65,3 +67,35 @@ class LaterBuilders:
     def deck_table_count(self, meta, name, index):
         table = A.Name(str(name), span=self._tok(name))
         return A.Index(table, (index,), span=self._span(meta))
+
+    @v_args(meta=True)
+    def respond_stmt(self, meta, children):
+        name, var, domain, start, where, claimed, *options = children
+        chooser = A.Name(str(var), span=self._span(meta))
+        options, resets = self._bounded(options, chooser, True)
+        options = setmoves.expand_all(options, chooser)
+        return windows.expand(str(name), str(var), domain, start, where, tuple(options), self._span(meta),
+                              claimed is not None, tuple(resets))
+
+    def claimed(self, _children):
+        return True
+
+    def _bounded(self, options, chooser, in_window: bool) -> tuple:
+        """The moves with their bounds written out (bounds.py); the variables they count in are
+        declared with the file, and the window's resets are returned."""
+        options, decls, resets = bounds.apply(options, chooser, in_window)
+        self.hidden.extend(decls)
+        return options, resets
+
+    @v_args(meta=True)
+    def move_bound(self, meta, children):
+        count, *pers = children
+        return bounds.make(count, pers, self._span(meta))
+
+    @v_args(meta=True)
+    def move_once(self, meta, pers):
+        return bounds.make(A.IntLit(1, span=self._span(meta)), pers, self._span(meta))
+
+    @v_args(inline=True)
+    def bound_per(self, name):
+        return name

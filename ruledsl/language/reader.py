@@ -12,7 +12,7 @@ import lark
 from lark import Transformer, v_args
 
 from . import ast as A
-from . import setmoves, togethersets, windows
+from . import setmoves, togethersets
 from .builders import LaterBuilders, _unquote
 from .errors import Diagnostic, RulesError, Span, source_line
 from .shipped import data_path
@@ -182,8 +182,9 @@ def read(text: str, path: str) -> A.RulesFile:
     too_big = size_errors(tree, text, path)
     if too_big:
         raise RulesError(too_big)
-    items = _Builder(path).transform(tree)
-    return A.RulesFile(path, text, tuple(items.children), span=Span(path, 1, 1, 1, 1))
+    builder = _Builder(path)
+    items = builder.transform(tree)
+    return A.RulesFile(path, text, tuple(items.children) + tuple(builder.hidden), span=Span(path, 1, 1, 1, 1))
 
 
 def _split_member(parts) -> tuple:
@@ -200,6 +201,7 @@ class _Builder(LaterBuilders, Transformer):
     def __init__(self, path: str):
         super().__init__()
         self.path = path
+        self.hidden: list = []  # declarations the constructs written out need (bounds.py)
 
     def _span(self, meta) -> Span:
         if getattr(meta, "empty", True):
@@ -447,7 +449,8 @@ class _Builder(LaterBuilders, Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, children):
-        options = setmoves.expand_all(children[2:-1], children[1])
+        options = self._bounded(children[2:-1], children[1], False)[0]
+        options = setmoves.expand_all(options, children[1])
         return A.Choose(str(children[0]), children[1], options, no_move_end=children[-1], span=self._span(meta))
 
     @v_args(meta=True)
@@ -459,21 +462,16 @@ class _Builder(LaterBuilders, Transformer):
         return setmoves.SetParam(str(name), domain, keep, span=self._span(meta))
 
     @v_args(meta=True)
-    def respond_stmt(self, meta, children):
-        name, var, domain, start, where, *options = children
-        options = setmoves.expand_all(options, A.Name(str(var), span=self._span(meta)))
-        return windows.expand(str(name), str(var), domain, start, where, tuple(options), self._span(meta))
-
-    @v_args(meta=True)
     def choose_each(self, meta, children):
         name, _each, var, domain, *options = children
         span = self._span(meta)
+        options = self._bounded(options, A.Name(str(var), span=span), False)[0]
         options = togethersets.expand_all(options, A.Name(str(var), span=span))
         return A.Choose(str(name), A.Name(str(var), span=span), tuple(options), str(var), domain, span=span)
 
     @v_args(meta=True, inline=True)
-    def option(self, meta, name, params, where, body):
-        return A.Option(str(name), params or (), where, body, span=self._span(meta))
+    def option(self, meta, name, params, where, bound, body):
+        return A.Option(str(name), params or (), where, body, bound, span=self._span(meta))
 
     def option_params(self, children):
         return tuple(children)

@@ -196,4 +196,4 @@ def expand(option: A.Option, actor) -> A.Option:
         where = substitute(param.keep, cs, chosen(A.BoolLit(False, span=span)))
     else:  # offered when the whole zone meets the condition
         where = substitute(option.where, cs, zone) if option.where is not None else None
-    return A.Option(option.name, (), where, build + tuple(option.body), span=span)
+    return A.Option(option.name, (), where, build + tuple(option.body), option.bound, span=span)

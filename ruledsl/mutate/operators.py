@@ -65,6 +65,7 @@ OPERATORS = {
     "visibility": "a zone's visibility changed (hidden, owner, others, public, top)",
     "top-bottom": "`put ... into` made `put ... under` and the other way (top and bottom of a zone)",
     "remove-move": "a move removed from a decision",
+    "bound": "a move's bound (`once per s per turn`, `at most 2 per turn`) or a window's `until claimed` dropped",
     "remove-trigger": "a trigger removed",
     "param": "a parameter's default moved by one (or true and false swapped)",
     "players": "the `players` range widened by one at either end",
@@ -307,6 +308,21 @@ class _Finder:
                 self.remove("remove-move", c, f"removed move `{c.children[0]}`", key=str(c.children[0]))
 
     on_choose_stmt = on_choose_each = on_respond_stmt = on_extend_choice = _options
+
+    def on_move_bound(self, node) -> None:
+        """The bound dropped: the move may be made as often as its condition allows."""
+        self._drop("bound", node, f"dropped the bound `{_short(self.src(node))}`")
+
+    on_move_once = on_move_bound
+
+    def on_claimed(self, node) -> None:
+        """`until claimed` dropped: the window goes round until all pass in a row."""
+        self._drop("bound", node, "dropped `until claimed`: the window goes on after a claim")
+
+    def _drop(self, operator: str, node, description: str) -> None:
+        start, end = _pos(node)
+        cut = len(self.text[:start].rstrip())
+        self.add(operator, cut, end, "", description, at=start, key=self.src(node))
 
     # declarations
 
