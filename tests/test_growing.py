@@ -401,8 +401,8 @@ def test_a_scenario_opens_members_and_sets_them_up(tmp_path):
         scenario adds_to_an_open_meld {
           players 2
           gather all cards into deck
-          new meld[0] as j
-          new meld[0] as j
+          new meld[0]
+          new meld[0]
           meld[0, 2]: "R4"
           meld[0, 2].rank = 4
           meld[0, 2].pot: "R6"
