@@ -134,3 +134,32 @@ def test_python_snippet_runs_alone(code, reader_folder):
 
 def test_there_are_python_snippets_to_run():
     assert len(list(python_snippets())) >= 10
+
+
+def anchor(heading: str) -> str:
+    """The anchor a heading gets on the page, as GitHub makes it: lower case, punctuation dropped, each
+    space a hyphen."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def anchors(page: Path) -> set:
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+    return {anchor(found.group(1)) for found in re.finditer(r"^#+ (.*)$", text, re.MULTILINE)}
+
+
+def links():
+    for page in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]:
+        for found in re.finditer(r"\]\(([\w./-]*\.md)?#([^)\s]+)\)", page.read_text(encoding="utf-8")):
+            target = (page.parent / found.group(1)) if found.group(1) else page
+            yield pytest.param(target, found.group(2), id=f"{page.name}->{found.group(0)[2:-1]}")
+
+
+@pytest.mark.parametrize("target, name", list(links()))
+def test_a_link_to_a_section_finds_its_heading(target, name):
+    """A section renumbered or renamed must take the links to it along."""
+    assert target.exists() and name in anchors(target)
+
+
+def test_there_are_links_to_check():
+    assert len(list(links())) > 100 and anchor("4.12 `choose NAME by PLAYER { move ... }`: decisions") == (
+        "412-choose-name-by-player--move---decisions")
