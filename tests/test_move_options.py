@@ -15,6 +15,7 @@ from rules_text import MINI
 
 import ruledsl
 from ruledsl import Move
+from ruledsl.adapters.openspiel import load_game
 from ruledsl.adapters.pettingzoo import env
 from ruledsl.adapters.steps import NONE, StepCodec
 from ruledsl.cli import main
@@ -128,6 +129,19 @@ def test_the_adapters_steps_reach_every_option_and_name_the_first_argument(rules
         obs, _reward, terminated, truncated, _info = e.last()
         e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert not e.agents  # the whole game was played through the adapter's steps
+
+
+def test_openspiel_writes_a_first_step_of_true_false_as_the_move_would(rules):
+    state = load_game(rules, players=2).new_initial_state()
+    state.apply_action(0)  # the chance node: the seed
+    rng, seen = random.Random(1), []
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        seen.append(state.action_to_string(state.current_player(), action))
+        state.apply_action(action)
+    steps = [text for text in seen if text.startswith("both(") and text.endswith(", …)]")]
+    assert steps and all(re.fullmatch(r"both\((true|false), …\) \[both\(\1, …\)\]", text) for text in steps)
+    assert "order_up(true) [order_up(true)]" in seen or "order_up(false) [order_up(false)]" in seen
 
 
 def test_the_desk_shows_a_logged_game_with_the_labels(rules, tmp_path):

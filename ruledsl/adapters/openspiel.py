@@ -35,8 +35,8 @@ import random
 import numpy as np
 import pyspiel
 
-from ..engine.worlds import Knowledge
 from ..engine.moves import Move
+from ..engine.worlds import Knowledge
 from ..language.errors import IllegalMove, ParameterError
 from .encode import (
     ObservationCodec,
@@ -55,7 +55,7 @@ DEFAULT_SEEDS = 1000
 MAX_PLAYERS = 16
 
 
-def _game_type(min_players: int = 1, max_players: int = MAX_PLAYERS) -> "pyspiel.GameType":
+def _game_type(min_players: int = 1, max_players: int = MAX_PLAYERS) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=SHORT_NAME,
         long_name="ruledsl rules file",
@@ -247,7 +247,8 @@ class RuledslState(pyspiel.State):
         if isinstance(move, Move):
             return f"{words} [{move}]" if move.args else words
         name = codec.flat.blocks[move[0]][0]  # a step: told apart by the card ids (two cards may look alike)
-        return f"{words} [{name}({', '.join(str(a) for a in move[1])}, …)]"
+        so_far = str(Move(name, tuple(move[1])))  # its arguments written as a move writes them (true, not True)
+        return f"{words} [{so_far[:-1]}, …)]"
 
     def is_terminal(self):
         inner = self._box.state
@@ -361,7 +362,7 @@ def _unbox(params, text, pending=NONE) -> _Box:
     return _Box(params, state, pending=pending)
 
 
-def observation_vector(state: "RuledslState", player: int, part: str = "all") -> np.ndarray:
+def observation_vector(state: RuledslState, player: int, part: str = "all") -> np.ndarray:
     """``player``'s observation tensor: their view (or its public or private part) encoded, then
     what they have chosen so far of a move in steps (zero for the others and for the public part)."""
     g = state._box.setup
