@@ -12,7 +12,7 @@ import pytest
 
 import ruledsl
 from ruledsl import RulesError
-from ruledsl.language.parse import parse
+from ruledsl.language.parse import keywords, parse
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 ROOT = DOCS.parent
@@ -47,6 +47,23 @@ def parses(text: str) -> bool:
 @pytest.mark.parametrize("text", list(snippets()))
 def test_rules_snippet_parses(text):
     assert parses(text), text
+
+
+def declared_names(text: str) -> list:
+    """The names a snippet of declarations declares (none when it is not a list of declarations)."""
+    try:
+        tree = parse(text, "snippet.rules")
+    except RulesError:
+        return []
+    return [item.name for item in tree.items
+            if isinstance(getattr(item, "name", None), str) and type(item).__name__ != "GameName"]
+
+
+@pytest.mark.parametrize("text", list(snippets()))
+def test_a_snippet_declares_no_word_of_the_language(text):
+    """Parsing lets `zone under[card]` through; the checker refuses it (E204), so a fragment that cannot
+    be checked whole must not show it."""
+    assert not set(declared_names(text)) & keywords()
 
 
 def test_there_are_snippets_to_check():
