@@ -112,28 +112,27 @@ def test_step_4_prints_the_first_decision(tmp_path):
     assert out == blocks(4, "")[0]
 
 
+def play_drawing(game, seed: int):
+    """A game of players who like to draw (step 9: random players hardly ever reach an empty deck)."""
+    rng, state = random.Random(seed), game.new_game(players=2, seed=seed)
+    while not state.is_over:
+        legal = state.legal_moves()
+        draws = [m for m in legal if m.name == "draw"]
+        state.apply(draws[0] if draws and rng.random() < 0.9 else rng.choice(legal))
+    return state
+
+
 def test_step_5_needs_the_pass_it_adds():
     without = ruledsl.loads(FILES[5].replace(blocks(5, "rules")[2], ""), "highlow.rules")
     stuck = 0
-    for seed in range(20):  # players who like to draw (step 9: random players hardly ever get there)
-        rng, state = random.Random(seed), without.new_game(players=2, seed=seed)
+    for seed in range(20):
         try:
-            while not state.is_over:
-                legal = state.legal_moves()
-                draws = [m for m in legal if m.name == "draw"]
-                state.apply(draws[0] if draws and rng.random() < 0.9 else rng.choice(legal))
+            play_drawing(without, seed)
         except ruledsl.RulesRuntimeError as err:
             assert "must decide `turn` but has no legal move" in str(err)  # step 5's words
             stuck += 1
     assert stuck > 0
-    with_pass = load(5)
-    for seed in range(20):
-        rng, state = random.Random(seed), with_pass.new_game(players=2, seed=seed)
-        while not state.is_over:
-            legal = state.legal_moves()
-            draws = [m for m in legal if m.name == "draw"]
-            state.apply(draws[0] if draws and rng.random() < 0.9 else rng.choice(legal))
-        assert state.finding is None
+    assert all(play_drawing(load(5), seed).finding is None for seed in range(20))
 
 
 def test_the_last_step_plays_the_game_in_games():
