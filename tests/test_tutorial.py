@@ -159,3 +159,22 @@ def test_the_mistakes_of_when_something_is_wrong_give_the_errors_shown():
         with pytest.raises(RulesError) as info:
             ruledsl.loads(wrong, "highlow.rules")
         assert str(info.value).splitlines()[0] == expected.splitlines()[0]
+
+
+def test_step_12_prints_what_simulate_prints():
+    from click.testing import CliRunner
+
+    from ruledsl.cli import main
+
+    def simulate(*extra):
+        result = CliRunner().invoke(main, ["simulate", str(GAME), "-n", "200", "--seed", "1", *extra])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    shown_games, shown_statistics = blocks(12, "")
+    out = simulate()
+    assert out.startswith(shown_games) and shown_statistics in out
+    for players, hand, held in (("4", "10", 84), ("4", "12", 198)):  # the page's "84 of 200 games, with 12 in 198"
+        out = simulate("-p", players, "--set", f"hand_size={hand}")
+        assert f"statistic deck_ran_out: held in {held} of 200 games" in out
+    assert "up in 84 of 200 games, with `hand_size=12` in 198" in section("Step 12:").replace("\n", " ")
