@@ -6,12 +6,12 @@ import random
 import textwrap
 
 import pytest
+from rules_text import diagnostics
 
 import ruledsl
 from ruledsl import RulesRuntimeError, SaveError
 from ruledsl.scenarios.runner import load_scenarios
 from ruledsl.verify.checks import verify
-from rules_text import diagnostics
 
 MELDS = textwrap.dedent("""\
     game "Melds"
