@@ -6,12 +6,12 @@ import random
 import textwrap
 
 import pytest
+from rules_text import diagnostics
 
 import ruledsl
 from ruledsl import RulesRuntimeError, SaveError
 from ruledsl.scenarios.runner import load_scenarios
 from ruledsl.verify.checks import verify
-from rules_text import diagnostics
 
 MELDS = textwrap.dedent("""\
     game "Melds"
@@ -424,3 +424,44 @@ def test_a_scenario_opens_members_and_sets_them_up(tmp_path):
     assert broken.status == "error"
     assert (broken.diagnostic.line, broken.diagnostic.message) == (18, "meld[1, 1] is not open")
     assert broken.diagnostic.hint == "open it first: new meld[1]"
+
+
+# ---- gather all cards and open members (docs §4.6)
+
+
+def test_gather_all_cards_leaves_open_members_open_and_empty_with_their_values():
+    game = ruledsl.loads(textwrap.dedent("""\
+        game "Gather"
+        players 2..2
+        kind card { rank: 1..6 }
+        cards 4 * card(rank: each) in deck
+        zone deck: pile hidden
+        zone meld[player, *]: row public {
+          zone bonus: pile public
+          var rank: int = 0
+        }
+        var open_before: int = 0
+        var after: int = 0
+        var cleared: int = 0
+        var kept: int = 0
+        var empty_after: bool = false
+        flow {
+          new meld[0] as i
+          meld[0, i].rank = 5
+          put top(deck) into meld[0, i]
+          put top(deck) into meld[0, i].bonus
+          new meld[0] as j
+          open_before = count(each i in members(meld[0]))
+          gather all cards into deck
+          after = count(each i in members(meld[0]))
+          kept = meld[0, 1].rank
+          empty_after = all(each i in members(meld[0]) where empty(meld[0, i]) and empty(meld[0, i].bonus))
+          for i in members(meld[0]) { remove meld[0, i] }
+          cleared = count(each i in members(meld[0]))
+          choose stop by 0 { move stop {} }
+        }
+        """), "gather.rules")
+    s = game.new_game(2, seed=1)
+    assert (s.get_var("open_before"), s.get_var("after"), s.get_var("cleared")) == (2, 2, 0)
+    assert s.get_var("kept") == 5 and s.get_var("empty_after") is True
+    assert len(s.zones[s.zone_id("deck")]) == 24  # every card came back, none is left in a member

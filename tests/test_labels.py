@@ -3,25 +3,19 @@
 import textwrap
 
 import pytest
+from rules_text import MINI, diagnostics
 
 import ruledsl
-from ruledsl import RulesError
 
-BASE = """\
-game "Labels"
-players 2..3
-include "standard.rules"
-cards standard52 in deck
-zone deck: pile hidden
-zone hand[player]: row owner
+BASE = MINI + """\
 table word[1..3] = { 1: "one", 2: "two", else: "many" }
 table count[1..3] = { else: 1 }
 kind token { weight: 1..3 }
 """
 
 
-def game_with(move: str):
-    return ruledsl.loads(BASE + textwrap.dedent(f"""\
+def flow_with(move: str) -> str:
+    return textwrap.dedent(f"""\
         flow {{
           shuffle deck
           turns from 0 until empty(deck) {{
@@ -30,13 +24,15 @@ def game_with(move: str):
             }}
           }}
         }}
-        """), "labels.rules")
+        """)
+
+
+def game_with(move: str):
+    return ruledsl.loads(BASE + flow_with(move), "labels.rules")
 
 
 def errors(move: str) -> list:
-    with pytest.raises(RulesError) as info:
-        game_with(move)
-    return [(d.code, d.message, d.hint) for d in info.value.diagnostics]
+    return [(d.code, d.message, d.hint) for d in diagnostics(flow_with(move), before=BASE, name="labels.rules")]
 
 
 @pytest.mark.parametrize("move, shown", [

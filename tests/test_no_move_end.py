@@ -1,14 +1,15 @@
-"""``when no move: end game`` (docs/language.md §4.12.4): a decision nobody can answer ends the game."""
+"""``when no move: end game`` (docs/language.md §4.12.6): a decision nobody can answer ends the game."""
 
 import random
 from pathlib import Path
+
+from rules_text import diagnostics
+from step_interpreter import apply as step_apply
 
 import ruledsl
 from ruledsl.language import ast as A
 from ruledsl.language.parse import parse
 from ruledsl.verify.checks import verify
-from rules_text import diagnostics
-from step_interpreter import apply as step_apply
 
 ROOT = Path(__file__).resolve().parent.parent
 BLOCKED = ROOT / "tests/data/blocked.rules"

@@ -4,10 +4,10 @@
 import textwrap
 
 import pytest
+from rules_text import diagnostics
 
 import ruledsl
 from ruledsl import RulesError
-from rules_text import diagnostics
 
 HEAD = textwrap.dedent("""\
     game "Picks"
@@ -240,6 +240,26 @@ def test_rejoin_brings_a_player_back_and_saves_carry_who_is_out():
     loaded = g.state_from_json(s.to_json())
     assert loaded == s
     assert loaded.clone() == s
+
+
+def test_next_of_a_player_who_left_is_the_first_player_after_their_seat_still_in():
+    """docs/language.md 4.17: `next(p)` and `previous(p)` of a `p` who left walk on from p's seat."""
+    s = run("""
+        leave 1
+        leave 2
+        who = next(1)
+        other = previous(2)
+        if next(2) == 3 and previous(1) == 0 { total = 1 }
+    """, players=4)
+    assert (s.get_var("who"), s.get_var("other"), s.get_var("total")) == (3, 0, 1)
+    alone = run("""
+        leave 1
+        leave 2
+        leave 3
+        who = next(0)
+        other = previous(2)
+    """, players=4)
+    assert (alone.get_var("who"), alone.get_var("other")) == (0, 0)  # the last player still in is their own next
 
 
 def test_next_with_nobody_left_is_a_runtime_finding():

@@ -2,18 +2,11 @@
 
 import textwrap
 
-import pytest
+from rules_text import MINI, diagnostics
 
 import ruledsl
-from ruledsl import RulesError
 
-BASE = """\
-game "Procs"
-players 2..3
-include "standard.rules"
-cards standard52 in deck
-zone deck: pile hidden
-zone hand[player]: row owner
+BASE = MINI + """\
 zone spots: track(3) public
 var v: int = 0
 """
@@ -24,9 +17,7 @@ def game_of(text: str):
 
 
 def errors(text: str) -> list:
-    with pytest.raises(RulesError) as info:
-        game_of(text)
-    return [(d.code, d.line, d.message) for d in info.value.diagnostics]
+    return [(d.code, d.line, d.message) for d in diagnostics(text, before=BASE, name="procs.rules")]
 
 
 def test_a_zone_parameter_and_a_result_computed_by_statements():
@@ -113,8 +104,8 @@ def test_a_result_taken_from_a_procedure_without_one():
 
 def test_a_result_inside_an_expression():
     assert errors("procedure f(n) { return n }\nflow { v = f(1) + 1 }\n") == [
-        ("E206", 10, "`f` is a procedure: its result is taken by `let x = f(...)` or `x = f(...)`, "
-                     "not inside an expression")]
+        ("E206", 10, ("`f` is a procedure: its result is taken by `let x = f(...)` or `x = f(...)`, "
+                      "not inside an expression"))]
 
 
 def test_the_result_type_is_checked_where_it_is_taken():
@@ -134,20 +125,36 @@ def test_verify_holds_across_zone_parameters_and_results():
 def test_a_procedure_given_a_player_where_its_body_moves_a_card_is_an_error():
     # found by the fuzzer (--seed 0 --case mutation:19679): the body was checked with untyped parameters only,
     # and the compiler met `put c` with c a player (AssertionError, exit 3)
+    (d,) = diagnostics("""\
+        zone pile: pile public
+        procedure discard(c) { put c into pile }
+        flow {
+          discard(current)
+          choose t by 0 { move stop {} }
+        }
+        """, before=MINI, name="p.rules")
+    assert (d.code, d.line, d.message) == ("E202", 8, "`put` moves a card or cards, not a player")
+
+
+def test_a_setup_block_inside_a_procedure_keeps_triggers_quiet_until_it_is_done():
+    """docs §2.12: a round's deal in a procedure, in `setup { }`, so that no trigger fires mid-deal."""
     text = """\
-game "P"
-players 2..2
-include "standard.rules"
-cards standard52 in deck
-zone deck: pile hidden
-zone pile: pile public
-procedure discard(c) { put c into pile }
-flow {
-  discard(current)
-  choose t by 0 { move stop {} }
-}
-"""
-    with pytest.raises(ruledsl.RulesError) as info:
-        ruledsl.loads(text, "p.rules")
-    (d,) = info.value.diagnostics
-    assert (d.code, d.line, d.message) == ("E202", 7, "`put` moves a card or cards, not a player")
+        var fired: int = 0
+        trigger one_card when size(hand[0]) == 1 and fired == 0 { fired = 1 }
+        procedure deal_round() {
+          setup {
+            repeat 3 times { put top(deck) into hand[0] }
+            choose keep by 0 { move keep {} move more { deal 1 from deck into hand[0] } }
+          }
+        }
+        flow {
+          deal_round()
+          choose stop by 0 { move stop {} }
+        }
+        """
+    s = game_of(text).new_game(2)
+    assert s.decision == "keep" and s.get_var("fired") == 0  # the deal went through one card, quietly
+    s.apply("more")
+    assert len(s.zones[s.zone_id("hand[0]")]) == 4 and s.get_var("fired") == 0
+    loud = game_of(text.replace("setup {", "if true {")).new_game(2)
+    assert loud.get_var("fired") == 1  # the same deal outside `setup` fires the trigger at the first card

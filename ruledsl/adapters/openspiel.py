@@ -256,7 +256,8 @@ class RuledslState(pyspiel.State):
         if isinstance(move, Move):
             return f"{words} [{move}]" if move.args else words
         name = codec.flat.blocks[move[0]][0]  # a step: told apart by the card ids (two cards may look alike)
-        return f"{words} [{name}({', '.join(str(a) for a in move[1])}, …)]"
+        so_far = str(Move(name, tuple(move[1])))  # its arguments written as a move writes them (true, not True)
+        return f"{words} [{so_far[:-1]}, …)]"
 
     def is_terminal(self):
         inner = self._box.state
