@@ -6,7 +6,7 @@
 tests/data/melds.rules (Melders, 2 players) with only its sets of one rank is played two ways:
 
 - worked out: `move meld(cs subset of hand[current]) where same(each c in cs by c.rank) and size(cs) >= 3
-  and size(cs) <= 4` (docs/language.md §4.12.6: the game works out which sets can still be a meld);
+  and size(cs) <= 4` (docs/language.md §4.12.7: the game works out which sets can still be a meld);
 - by hand: the same move with the `while` of docs/language.md §4.12.4, written with nested quantifiers.
 
 Both offer the same moves at every step (tests/test_melds.py checks it), so the same random games are

@@ -1,5 +1,5 @@
 """The meld tests `same`, `distinct`, `run` (each x in ... by KEY), and set moves whose `while` is worked
-out from them (docs/language.md §5.6.1, §4.12.6): their values, the checker's errors, the search that
+out from them (docs/language.md §5.6.1, §4.12.7): their values, the checker's errors, the search that
 tells whether chosen cards can still become a meld, and games played with them both ways."""
 
 import itertools

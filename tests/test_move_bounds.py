@@ -1,5 +1,5 @@
-"""Moves with a bound (`once per q per turn`, `at most N per window`, docs/language.md §4.12.7) and
-windows the first claim closes (`respond ... until claimed`, §4.12.6): who may move, when the
+"""Moves with a bound (`once per q per turn`, `at most N per window`, docs/language.md §4.12.9) and
+windows the first claim closes (`respond ... until claimed`, §4.12.8): who may move, when the
 counts start again, the checker's errors, verify across them, and the mutate operator."""
 
 from pathlib import Path

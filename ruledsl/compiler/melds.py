@@ -2,7 +2,7 @@
 
 A set move whose condition is made of the meld tests over the set
 (``same``, ``distinct``, ``run`` by a key) and bounds on its size
-(docs/language.md §4.12.6) is built card by card like any set move; the
+(docs/language.md §4.12.7) is built card by card like any set move; the
 language stage (:mod:`ruledsl.language.setmoves`) gives it a
 :class:`~ruledsl.language.ast.Completable` test as its `while` condition, and
 this module answers that test: is there a set of the zone's cards, holding the

@@ -176,7 +176,7 @@ class Completable(Expr):
     """Whether the cards ``chosen`` and more cards of ``zone`` can still meet every meld test of ``tests``
     (``same``/``distinct``/``run`` aggregates over the set being built) with at least each of ``lows`` and at
     most each of ``highs`` cards: the `while` that a set move whose condition is made of meld tests gets
-    (made by language/setmoves.py, answered by compiler/melds.py; docs §4.12.6)."""
+    (made by language/setmoves.py, answered by compiler/melds.py; docs §4.12.7)."""
 
     chosen: Expr
     zone: Expr
@@ -428,7 +428,7 @@ class Option(Node):
 
 @node
 class MoveBound(Node):
-    """``at most N per k ... per PERIOD`` on a move (docs §4.12.7): written out by :mod:`.bounds`.
+    """``at most N per k ... per PERIOD`` on a move (docs §4.12.9): written out by :mod:`.bounds`.
 
     A bound left on an Option after building is one the checker reports: ``problem`` says why
     (code, message, hint), or None for a bound in a place it cannot be (`extend choose`)."""

@@ -29,7 +29,7 @@ A set move without `while` whose condition is made of meld tests over the set
 (``same``/``distinct``/``run(each x in cs by KEY)``), bounds on ``size(cs)`` and
 terms that do not look at the set, joined by ``and`` (and such conjunctions by
 ``or``), gets its `while` worked out: a :class:`~ruledsl.language.ast.Completable`
-test per conjunction, answered by :mod:`ruledsl.compiler.melds` (§4.12.6).
+test per conjunction, answered by :mod:`ruledsl.compiler.melds` (§4.12.7).
 
 This module is the construct's syntax: the parser calls :func:`expand_all`.
 Its runtime half (telling a set being built, a set as one record of a game
