@@ -569,9 +569,13 @@ class Flow:
             # list indexing; faster than map(_row.__getitem__) and filter, whose slot wrapper is slow)
             if out == "out =":
                 self._line("        out = []")
-            self._line(f"        for _mc in {dom}:")
-            self._line("            if _row[_mc]:")
-            self._line("                out.append(_row[_mc])")
+            parts = getattr(o.params[0][1], "parts", None)  # a + b: through a, then b, not joined first
+            if parts is None or any(":=" in part for part in parts):
+                parts = (dom,)
+            for part in parts:
+                self._line(f"        for _mc in {part}:")
+                self._line("            if _row[_mc]:")
+                self._line("                out.append(_row[_mc])")
             self._line("    else:")
             self._own("        ", keep=False)
             self._line(f"        {out} [{table}[c] for c in {dom} if (_row[c] if _row[c] is not None "
