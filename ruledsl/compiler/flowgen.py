@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 
 from .codecache import compiled
+from .forward import forward_slots
 from .purity import CardTable
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
@@ -104,6 +105,9 @@ class Flow:
             first = len(self.lines)
             self._trace(pc)
             self._alias(first)
+            for i in range(first, len(self.lines)):  # a slot written and read again: a Python local
+                if self.lines[i].startswith("def "):
+                    forward_slots(self.lines, i)
             self.weights[pc] = sum(work[x] for x in self._visited if x < len(code))
         first = len(self.lines)
         self._fire_fn()
