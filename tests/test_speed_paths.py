@@ -39,6 +39,8 @@ def reference(func, slot, values, test, L):
             if not test(L[slot]):
                 return False
         return True
+    if func == "cards":
+        return [L[slot] for L[slot] in values if test(L[slot])]
     n = 0
     for L[slot] in values:
         if test(L[slot]):
@@ -52,7 +54,7 @@ def compiled(lines):
     return ns["f"]
 
 
-@pytest.mark.parametrize("func", ["any", "all", "count"])
+@pytest.mark.parametrize("func", ["any", "all", "count", "cards"])
 def test_loops_leave_the_slot_as_the_plain_loop_does(func):
     """Over random positions: the same answer, and L as the loop over L[slot] leaves it (the element
     that decided, else the last one, unchanged over nothing), for the players' zones being empty (the

@@ -491,7 +491,7 @@ class Expressions:
             w = self.src(where) if where is not None else None
             kind = T.CARDS if func == "cards" else T.INT if func == "count" else T.BOOL
             loop = f"for L[{slot}] in {d}:"
-            fast = local_test(w, slot) if w and func != "cards" else None
+            fast = local_test(w, slot) if w else None
             if fast is not None:  # the element in a Python local while the loop runs
                 return self.gen_def(each_loop(func, slot, d, fast)), kind
             if func == "any":  # a plain loop in a function of its own: cheaper than a generator
