@@ -94,3 +94,9 @@ def test_compare_references_runs(tmp_path, capsys):
     assert compare.main([str(old), "--seconds", "0.03", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
     assert out.count("\n") == 4 and "new ÷ old" in out
+
+
+def test_playouts_plays_both_sides_for_a_profiler():
+    playouts = _module("playouts")
+    assert playouts.main(["hand", "3", "2"]) == 0
+    assert playouts.main(["rules", "3", "1"]) == 0
