@@ -103,3 +103,9 @@ def test_load_prints_each_start_up_figure_beside_its_target(capsys):
     assert 'python -c "import ruledsl"' in out and "(≤ 150: " in out
     (row,) = [line for line in out.splitlines() if line.startswith("| tutorial_highlow.rules |")]
     assert "(≤ 100: " in row and "(≤ 300: " in row
+
+
+def test_playouts_plays_both_sides_for_a_profiler():
+    playouts = _module("playouts")
+    assert playouts.main(["hand", "3", "2"]) == 0
+    assert playouts.main(["rules", "3", "1"]) == 0

@@ -3,6 +3,7 @@ run them: the quantifier loops of purity.each_loop (a define's `any`/`all`/`coun
 generated function for the steps and the flow) and the listing of moves on the state's own locals."""
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,8 @@ def reference(func, slot, values, test, L):
             if not test(L[slot]):
                 return False
         return True
+    if func == "cards":
+        return [L[slot] for L[slot] in values if test(L[slot])]
     n = 0
     for L[slot] in values:
         if test(L[slot]):
@@ -51,7 +54,7 @@ def compiled(lines):
     return ns["f"]
 
 
-@pytest.mark.parametrize("func", ["any", "all", "count"])
+@pytest.mark.parametrize("func", ["any", "all", "count", "cards"])
 def test_loops_leave_the_slot_as_the_plain_loop_does(func):
     """Over random positions: the same answer, and L as the loop over L[slot] leaves it (the element
     that decided, else the last one, unchanged over nothing), for the players' zones being empty (the
@@ -207,3 +210,28 @@ def test_the_trigger_check_asked_in_place_fires_as_the_steps_do():
             assert fast == slow and fast.to_json() == slow.to_json()
         laps += sum(len(fast.zones[z]) for z in range(len(fast.zones)) if "aside" in game.program.zones[z].name)
     assert laps > 0
+
+
+def test_a_tabled_listing_over_joined_zones_goes_through_each_zone_in_turn():
+    """A tabled move over `a + b` (Trolley Car's play from hand and declaration) is listed by one loop
+    per zone, in order, not over the two joined first: on every turn of whole rounds, 2 to 6 players,
+    its moves are the step interpreter's (the options' own closures), and turns where the declared
+    card is offered (the second zone's loop) were met."""
+    import step_interpreter
+
+    game = ruledsl.load(ROOT / "games" / "trolley_car.rules", params={"single_round": True})
+    game.new_game(2, 0)
+    listing = game.python_listing()
+    assert re.search(r"for _mc in (_s_|s\.)zones\[", listing) and "for _mc in [*" not in listing
+    from_declared = 0
+    for n in (2, 4, 6):
+        for seed in range(3):
+            state = game.new_game(n, seed)
+            rng = random.Random(seed)
+            while not state.is_over:
+                legal = state.legal_moves()
+                assert legal == step_interpreter.legal_moves(state)
+                declared = state.zones[state.zone_id(f"declared[{state.actor}]")]
+                from_declared += any(m.name == "play" and m.args[0] in declared for m in legal)
+                state._apply(legal[rng.randrange(len(legal))])
+    assert from_declared > 0

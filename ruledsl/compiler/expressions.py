@@ -496,7 +496,7 @@ class Expressions:
             w = self.src(where) if where is not None else None
             kind = T.CARDS if func == "cards" else T.INT if func == "count" else T.BOOL
             loop = f"for L[{slot}] in {d}:"
-            fast = local_test(w, slot) if w and func != "cards" else None
+            fast = local_test(w, slot) if w else None
             if fast is not None:  # the element in a Python local while the loop runs
                 return self.gen_def(each_loop(func, slot, d, fast)), kind
             if func == "any":  # a plain loop in a function of its own: cheaper than a generator
@@ -598,7 +598,10 @@ class Expressions:
         if op == "+" and (lt in T.CARD_SOURCES or rt in T.CARD_SOURCES or T.CARD in (lt, rt)):
             a, b = self.card_list(lf, lt, span), self.card_list(rf, rt, span)
             if getattr(a, "src", None) is not None and getattr(b, "src", None) is not None:
-                return self.gen(f"[*{a.src}, *{b.src}]"), T.CARDS
+                joined = self.gen(f"[*{a.src}, *{b.src}]")
+                # the lists joined, for a loop that can go through them one after the other (flowgen)
+                joined.parts = (*getattr(a, "parts", (a.src,)), *getattr(b, "parts", (b.src,)))
+                return joined, T.CARDS
             return (lambda s, L: list(a(s, L)) + list(b(s, L))), T.CARDS
         result, _ = T.binop(op, lt, rt)
         divisor = rf(None, None) if getattr(rf, "constant", False) else None

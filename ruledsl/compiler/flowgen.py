@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 
 from .codecache import compiled
+from .forward import forward_slots
 from .purity import CardTable
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
@@ -104,6 +105,9 @@ class Flow:
             first = len(self.lines)
             self._trace(pc)
             self._alias(first)
+            for i in range(first, len(self.lines)):  # a slot written and read again: a Python local
+                if self.lines[i].startswith("def "):
+                    forward_slots(self.lines, i)
             self.weights[pc] = sum(work[x] for x in self._visited if x < len(code))
         first = len(self.lines)
         self._fire_fn()
@@ -348,15 +352,18 @@ class Flow:
         return f"{self._name('Xc', fn)}(s, L)"
 
     def _fire_call(self, pc: int, where: str, indent: str = "    ") -> None:
-        self._line(f"{indent}s.pc = {pc + 1}{where}", pc)
         pre = self._fire_precheck()
         if pre is None:
+            self._line(f"{indent}s.pc = {pc + 1}{where}", pc)
             self._line(f"{indent}if _fire(s, L):", pc)
             self._line(f"{indent}    return -1", pc)
             return
-        # _fire only when some trigger's condition holds; else what _fire leaves when none does
+        # _fire only when some trigger's condition holds; else what _fire leaves when none does. The
+        # step to go on from is set only for _fire (the test reads no pc; every way out of the stretch
+        # that does not fire sets pc again: a decision, the end, or the step it returns)
         test, leaves = pre
-        self._line(f"{indent}if {test}:", pc)
+        self._line(f"{indent}if {test}:{where}", pc)
+        self._line(f"{indent}    s.pc = {pc + 1}", pc)
         self._line(f"{indent}    if _fire(s, L):", pc)
         self._line(f"{indent}        return -1", pc)
         if leaves:
@@ -455,9 +462,17 @@ class Flow:
         self.ns["_W"] = self.weights
         self.ns["_CHECK"] = getattr(p, "trigger_work", 0)
         self._line("        pc = _TRIGGER_BODIES[t]")
-        self._line("        s._charge_triggers(t, _CHECK)  # the checks again after this firing (work.py)")
+        # the work of the checks again after this firing and of the body's stretches, taken off the
+        # triggers' budget of this move (work.py; State._charge_triggers makes it, and says when it is spent)
+        self._line("        _left = s._trigger_work")
+        self._line("        if _left is None:")
+        self._line("            s._charge_triggers(t, 0)")
+        self._line("            _left = s._trigger_work")
+        self._line("        _left[0] -= _CHECK")
         self._line("        while pc >= 0:")
-        self._line("            s._charge_triggers(t, _W[pc])")
+        self._line("            _left[0] -= _W[pc]")
+        self._line("            if _left[0] < 0:")
+        self._line("                s._charge_triggers(t, 0)")
         self._line("            pc = _BLOCKS[pc](s, L)")
         self._line("        if pc == -1:")
         self._line("            return True")
@@ -540,29 +555,37 @@ class Flow:
         """A move whose condition is a pure function of one card and a few variables (purity.py):
         its value per card is kept in a table per combination of those variables' values."""
         slot = o.params[0][0] if o.params else o.card_slot
-        tab = self._name("Xtab", CardTable(o.where, slot, self.program.card_count))
+        made = CardTable(o.where, slot, self.program.card_count)
+        tab = self._name("Xtab", made)
+        rows = self._name("Xrows", made.rows)  # the table's rows, one dict for its life (cleared, never replaced)
         key = "(" + "".join(f"s.vars[{k}], " for k in o.key) + ")"
         self._line(f"    _key = {key}{where}")
         if o.params:  # a row holds each card's move, False, or None where working it out failed
             dom = self._iter(o.params[0][1])
-            self._line(f"    _row = {tab}.rows.get(_key)")
+            self._line(f"    _row = {rows}.get(_key)")
             self._line("    if _row is None:")
             self._own("        ", keep=False)
             self._line(f"        _row = {tab}.move_row(_key, s, L, {table})")
             out = "out =" if self._fresh_out else "out +="
             self._fresh_out = False
             self._line("    if _row.__class__ is list:")
-            # the row's moves of the cards, falsy ones left out: a loop in C (map, filter), not in Python
+            # the row's moves of the cards, falsy ones left out: a plain loop (Python 3.11 specialises its
+            # list indexing; faster than map(_row.__getitem__) and filter, whose slot wrapper is slow)
             if out == "out =":
-                self._line(f"        out = list(filter(None, map(_row.__getitem__, {dom})))")
-            else:
-                self._line(f"        out += filter(None, map(_row.__getitem__, {dom}))")
+                self._line("        out = []")
+            parts = getattr(o.params[0][1], "parts", None)  # a + b: through a, then b, not joined first
+            if parts is None or any(":=" in part for part in parts):
+                parts = (dom,)
+            for part in parts:
+                self._line(f"        for _mc in {part}:")
+                self._line("            if _row[_mc]:")
+                self._line("                out.append(_row[_mc])")
             self._line("    else:")
             self._own("        ", keep=False)
             self._line(f"        {out} [{table}[c] for c in {dom} if (_row[c] if _row[c] is not None "
                        f"else {tab}.fill(_row, s, L, c))]")
             return
-        self._line(f"    _row = {tab}.rows.get(_key)")
+        self._line(f"    _row = {rows}.get(_key)")
         self._line("    if _row is None:")
         self._line(f"        _row = {tab}.row(_key)")
         self._line(f"    _c = L[{slot}]")

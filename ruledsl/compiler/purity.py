@@ -229,7 +229,7 @@ def local_test(test: str, slot: int) -> str | None:
 
 
 def each_loop(func: str, slot: int, dom: str, test: str) -> list:
-    """The lines of ``any``/``all``/``count`` over ``dom`` where ``test`` (the element read as
+    """The lines of ``any``/``all``/``count``/``cards`` over ``dom`` where ``test`` (the element read as
     ``_each``): the element is kept in a Python local while the loop runs and left in ``L[slot]`` as a
     loop over ``L[slot]`` would leave it (the element that decided, else the last; unchanged if none)."""
     put = f"L[{slot}] = _each"
@@ -248,4 +248,6 @@ def each_loop(func: str, slot: int, dom: str, test: str) -> list:
         return lines + [f"    if {test}:", f"        {put}", "        return True", put, "return False"]
     if func == "all":
         return lines + [f"    if not {test}:", f"        {put}", "        return False", put, "return True"]
+    if func == "cards":
+        return ["_out = []"] + lines + [f"    if {test}:", "        _out.append(_each)", put, "return _out"]
     return ["_n = 0"] + lines + [f"    if {test}:", "        _n += 1", put, "return _n"]
