@@ -242,8 +242,12 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
 
 
 def _searching(name: str, seconds: float) -> str:
-    """The ladder's form of a bot name: a search bot with its CPU time per decision."""
-    return f"{name}:seconds={seconds}" if name in ("mcts", "ismcts", OpenSpielIsmcts.name) else name
+    """The ladder's form of a bot name: a search bot with its CPU time per decision, unless the name
+    gives one (``ismcts:widen=0`` becomes ``ismcts:widen=0,seconds=0.05``)."""
+    base, colon, given = name.partition(":")
+    if base not in ("mcts", "ismcts", OpenSpielIsmcts.name) or "seconds=" in given:
+        return name
+    return f"{name},seconds={seconds}" if colon else f"{name}:seconds={seconds}"
 
 
 def ladder(games: int, seed: int, seconds: float, only=None, progress=None, openspiel_only: bool = False,
@@ -386,7 +390,8 @@ def main() -> None:
                     help="only ruledsl's ismcts against OpenSpiel's ISMCTSBot at equal CPU time (--seconds), "
                          "in Trolley Car and UNO (or --game); --write-docs writes its table into docs/bots.md")
     ap.add_argument("--rung", action="append", metavar="BOT/OPPONENT",
-                    help="the ladder: only this rung, e.g. ismcts/greedy (default: all of RUNGS)")
+                    help="the ladder: only this rung, e.g. ismcts/greedy or ismcts/ismcts:widen=0 (a setting's effect; "
+                         "default: all of RUNGS)")
     ap.add_argument("--no-openspiel", action="store_true",
                     help="the ladder: leave out the rows against OpenSpiel's ISMCTSBot (--openspiel plays them)")
     ap.add_argument("--from", dest="saved", action="append", metavar="LOG",
