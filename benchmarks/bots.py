@@ -282,14 +282,17 @@ def ladder(games: int, seed: int, seconds: float, only=None, progress=None, open
 
 
 def saved_rows(paths: list[str]) -> list[dict]:
-    """The last row of each (game, bot, opponent, start) in JSON-lines logs of ``--progress``, with the
-    runs of one row that started at different games (``--start``) added together, in ladder order."""
+    """The last row of each (game, bot, opponent, start) in JSON-lines logs of ``--progress`` that ends
+    with a whole pair of games (a run stopped between the two games of a pair leaves the last one out),
+    with the runs of one row that started at different games (``--start``) added together, in ladder order."""
+    shorts = {path: short for short, path, *_rest in LADDER}
     last: dict = {}
     for path in paths:
         for line in Path(path).read_text().splitlines():
             if line.startswith("{"):
                 r = json.loads(line)
-                if "short" in r:
+                r.setdefault("short", shorts.get(r.get("rules")))
+                if r["games"] % 2 == 0:
                     last[(r["short"], r["bot"], r["opponent"], r.get("start", 0))] = r
     merged: dict = {}
     for (short, bot, opponent, _), r in sorted(last.items(), key=lambda kv: kv[0][3]):
@@ -409,6 +412,11 @@ def main() -> None:
     report = (lambda r: print(json.dumps(r), file=sys.stderr, flush=True)) if args.progress else None
     command = " ".join(["python benchmarks/bots.py"] + sys.argv[1:])
     command = command.replace(" --write-docs", "").replace(" --progress", "") + " --write-docs"
+    if args.saved:  # the rows were played by other runs: say how to play them again
+        kind = "--openspiel" if args.openspiel else "--ladder"
+        command = (f"python benchmarks/bots.py {kind} --seconds {args.seconds} --games N --progress`, the rows "
+                   f"played by runs split over processes and games (`--game`, `--rung`, `--start`) and the "
+                   f"table made from their logs with `--from LOG ... --write-docs")
     if args.openspiel:
         rows = (saved_rows(args.saved) if args.saved else
                 ladder(args.games, args.seed, args.seconds, args.game or ["trolley", "uno"], report,
