@@ -311,7 +311,13 @@ def saved_rows(paths: list[str]) -> list[dict]:
         m["win_rate"] = (m["win_rate"] * n1 + r["win_rate"] * n2) / (n1 + n2)
         m["ci95"] = list(wilson(m["win_rate"] * m["games"], m["games"]))
     order = {short: k for k, (short, *_rest) in enumerate(LADDER)}
-    return sorted(merged.values(), key=lambda r: order.get(r["short"], len(order)))
+
+    def rung(r):
+        names = (r["bot"].partition(":")[0], (r["opponent"] or "").partition(":")[0])
+        if r["opponent"] is None:
+            return COOPERATIVE_BOTS.index(names[0]) if names[0] in COOPERATIVE_BOTS else len(RUNGS)
+        return RUNGS.index(names) if names in RUNGS else len(RUNGS)
+    return sorted(merged.values(), key=lambda r: (order.get(r["short"], len(order)), rung(r)))
 
 
 LADDER_START = "<!-- ladder: benchmarks/bots.py --ladder --write-docs -->"
@@ -340,6 +346,12 @@ def openspiel_table(rows: list[dict], seconds: float, command: str) -> str:
     return "\n".join(lines)
 
 
+def _ms(seconds: float) -> str:
+    """A time per decision in milliseconds: whole ones, or tenths below ten."""
+    ms = seconds * 1000
+    return f"{ms:.0f} ms" if ms >= 10 else f"{ms:.1f} ms"
+
+
 def ladder_table(rows: list[dict], seconds: float, command: str) -> str:
     lines = [LADDER_START, "",
              (f"Games in pairs of one seed with seats swapped, two players (Partnership Whist: four, the bot "
@@ -351,10 +363,9 @@ def ladder_table(rows: list[dict], seconds: float, command: str) -> str:
              "| --- | --- | --- | ---: | ---: | --- | ---: |"]
     for r in rows:
         against = f"`{r['opponent']}`" if r["opponent"] else "(every seat)"
-        theirs = f"{r['opponent_cpu_seconds_per_decision'] * 1000:.0f} ms" if r["opponent"] else "—"
+        theirs = _ms(r["opponent_cpu_seconds_per_decision"]) if r["opponent"] else "—"
         lines.append(f"| {r['game']} | `{r['bot']}` | {against} | {r['games']} | {r['win_rate']:.0%} | "
-                     f"{r['ci95'][0]:.0%} to {r['ci95'][1]:.0%} | {r['cpu_seconds_per_decision'] * 1000:.0f} ms / "
-                     f"{theirs} |")
+                     f"{r['ci95'][0]:.0%} to {r['ci95'][1]:.0%} | {_ms(r['cpu_seconds_per_decision'])} / {theirs} |")
     lines += ["", (f"({platform.python_implementation()} {platform.python_version()}, {platform.machine()}; "
                    f"`{command}`)"), "", LADDER_END]
     return "\n".join(lines)
