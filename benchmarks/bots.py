@@ -4,10 +4,12 @@
     python benchmarks/bots.py --games 20 --only highlow
     python benchmarks/bots.py --bot greedy --opponent random --json
     python benchmarks/bots.py --ladder --games 20 --write-docs   # the ladder table of docs/bots.md
+    python benchmarks/bots.py --ladder --game whist --rung ismcts:depth=0/greedy --progress 2> w.log
+    python benchmarks/bots.py --ladder --from w.log --write-docs  # the table from logs of split runs
 
-The ladder (``--ladder``) plays, in every game of LADDER, each rung against
-the rung below (greedy against random, mcts against greedy, ismcts against
-mcts), and in Trolley Car, UNO and Goofspiel ruledsl's ismcts against
+The ladder (``--ladder``) plays, in every game of LADDER, each rung of RUNGS
+(greedy against random, mcts against greedy, ismcts against mcts and
+against greedy; ``--rung`` for others), and in Trolley Car, UNO and Goofspiel ruledsl's ismcts against
 OpenSpiel's ISMCTSBot, both at the same CPU time per decision
 (``--seconds``). Games come in pairs: the same seed twice, seats swapped.
 ``--write-docs`` replaces the table between the ladder markers of
