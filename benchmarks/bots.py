@@ -4,10 +4,12 @@
     python benchmarks/bots.py --games 20 --only highlow
     python benchmarks/bots.py --bot greedy --opponent random --json
     python benchmarks/bots.py --ladder --games 20 --write-docs   # the ladder table of docs/bots.md
+    python benchmarks/bots.py --ladder --game whist --rung ismcts:depth=0/greedy --progress 2> w.log
+    python benchmarks/bots.py --ladder --from w.log --write-docs  # the table from logs of split runs
 
-The ladder (``--ladder``) plays, in every game of LADDER, each rung against
-the rung below (greedy against random, mcts against greedy, ismcts against
-mcts), and in Trolley Car, UNO and Goofspiel ruledsl's ismcts against
+The ladder (``--ladder``) plays, in every game of LADDER, each rung of RUNGS
+(greedy against random, mcts against greedy, ismcts against mcts and
+against greedy; ``--rung`` for others), and in Trolley Car, UNO and Goofspiel ruledsl's ismcts against
 OpenSpiel's ISMCTSBot, both at the same CPU time per decision
 (``--seconds``). Games come in pairs: the same seed twice, seats swapped.
 ``--write-docs`` replaces the table between the ladder markers of
@@ -35,11 +37,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import ruledsl  # noqa: E402
-from ruledsl.language.errors import RulesRuntimeError  # noqa: E402
-from ruledsl.play.botbase import Bot  # noqa: E402
-from ruledsl.play.bots import make_bot  # noqa: E402
-from ruledsl.play.sim import derive_seed, play_game  # noqa: E402
+import ruledsl
+from ruledsl.language.errors import RulesRuntimeError
+from ruledsl.play.botbase import Bot
+from ruledsl.play.bots import make_bot
+from ruledsl.play.sim import derive_seed, play_game
 
 #: (short name, paths tried in order, parameters)
 GAMES = [
@@ -48,17 +50,24 @@ GAMES = [
     ("trambahn", ["games/trambahn.rules"], {}),
 ]
 
-#: The ladder's games: (short name, rules file, parameters); every game of games/ with more than one seat.
+#: The ladder's games: (short name, rules file, parameters, players); every game of games/ with more than
+#: one seat. Partnership Whist needs four: the bot takes one partnership (seats 0 and 2, or 1 and 3).
 LADDER = [
-    ("trolley", "games/trolley_car.rules", {"single_round": True}),
-    ("uno", "games/uno.rules", {}),
-    ("goofspiel", "games/goofspiel.rules", {}),
-    ("highlow", "games/tutorial_highlow.rules", {}),
-    ("whist", "games/knockout_whist.rules", {}),
-    ("trambahn", "games/trambahn.rules", {}),
-    ("tramwaje", "games/tramwaje.rules", {}),
-    ("trolley_bet", "games/trolley_car_bet.rules", {"single_round": True}),
+    ("trolley", "games/trolley_car.rules", {"single_round": True}, 2),
+    ("uno", "games/uno.rules", {}, 2),
+    ("goofspiel", "games/goofspiel.rules", {}, 2),
+    ("highlow", "games/tutorial_highlow.rules", {}, 2),
+    ("whist", "games/knockout_whist.rules", {}, 2),
+    ("pwhist", "games/partnership_whist.rules", {}, 4),
+    ("stairway", "games/stairway.rules", {}, 2),
+    ("trambahn", "games/trambahn.rules", {}, 2),
+    ("tramwaje", "games/tramwaje.rules", {}, 2),
+    ("trolley_bet", "games/trolley_car_bet.rules", {"single_round": True}, 2),
 ]
+#: The rungs: (bot, opponent), each of them a bot name; the search bots get ``seconds=`` of the ladder.
+RUNGS = [("greedy", "random"), ("mcts", "greedy"), ("ismcts", "mcts"), ("ismcts", "greedy")]
+#: In a cooperative game (everybody wins or loses together) a bot plays every seat: one row per bot.
+COOPERATIVE_BOTS = ("random", "greedy", "mcts", "ismcts")
 #: Games where ruledsl's ismcts meets OpenSpiel's ISMCTSBot.
 AGAINST_OPENSPIEL = ("trolley", "uno", "goofspiel")
 
@@ -108,12 +117,12 @@ class OpenSpielIsmcts(Bot):
     wants_worlds = True
 
     def __init__(self, path: str, params: dict, players: int, seconds: float, seed: int):
+        import random
+
         import numpy as np
         from open_spiel.python.algorithms import ismcts, mcts
 
         from ruledsl.adapters.openspiel import load_game
-
-        import random
 
         self.given = {"seconds": seconds}
         self.rng = random.Random(seed)
@@ -157,22 +166,28 @@ class OpenSpielIsmcts(Bot):
         # a world the player cannot tell from the real one (others' secret choices drawn again)
         state.become(knowledge.sample(self.rng))
         codec = state._box.setup.actions
-        action = self.bot.step(state)
-        return codec.decode(action)
+        while True:  # a move of two arguments is taken in steps (ruledsl.adapters.steps): search each
+            action = self.bot.step(state)
+            move = codec.decode(action, state.pending)
+            if not isinstance(move, tuple):
+                return move
+            state.apply_action(action)
 
 
-def make_seat(spec: str, path: str, params: dict, seed: int) -> Bot:
+def make_seat(spec: str, path: str, params: dict, seed: int, players: int = 2) -> Bot:
     """A bot by its name; ``openspiel-ismcts:seconds=S`` is OpenSpiel's ISMCTSBot."""
     if spec.startswith(OpenSpielIsmcts.name):
         seconds = float(spec.partition("seconds=")[2] or 0.1)
-        return OpenSpielIsmcts(path, params, 2, seconds, seed)
+        return OpenSpielIsmcts(path, params, players, seconds, seed)
     return make_bot(spec, seed)
 
 
 def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: int, start: int = 0,
-            progress=None, paired: bool = False) -> dict:
+            progress=None, paired: bool = False, players: int = 2) -> dict:
     """Play the games and sum them up; ``progress(row)`` is called with the sums after every game.
-    With ``paired``, games 2k and 2k+1 share one seed, seats swapped."""
+    With ``paired``, games 2k and 2k+1 share one seed, seats swapped. With more than two players the
+    bot takes every other seat (a partnership of seats 0 and 2, or 1 and 3); with ``opponent`` None,
+    every seat (a cooperative game: the row is how often the bots win together)."""
     game = ruledsl.load(ROOT / path, params=params)
     score = 0.0
     sole = shared = played = 0
@@ -185,33 +200,36 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
     iterations = opponent_iterations = 0
     for i in range(start, start + games):
         game_seed = derive_seed(seed, i // 2 if paired else i)
-        seat = i % 2
-        timed = Timed(make_seat(bot, path, params, derive_seed(game_seed, 100 + seat)))
-        other = Timed(make_seat(opponent, path, params, derive_seed(game_seed, 1 - seat)))
-        seats = [opponent, opponent]
-        seats[seat] = timed
-        seats[1 - seat] = other
-        result = play_game(game, 2, game_seed, seats)
-        played += 1
-        if seat in result.winners:
-            if len(result.winners) == 1:
+        side = i % 2
+        mine = [p for p in range(players) if opponent is None or p % 2 == side]
+        seats = [Timed(make_seat(bot if p in mine else opponent, path, params,
+                                 derive_seed(game_seed, (100 if p in mine else 0) + p), players))
+                 for p in range(players)]
+        result = play_game(game, players, game_seed, seats)
+        played = i - start + 1
+        won = [w for w in result.winners if w in mine]
+        if won:
+            if len(won) == len(result.winners):
                 sole += 1
                 score += 1
             else:
                 shared += 1
                 score += 0.5
-        seconds += timed.seconds
-        cpu_seconds += timed.cpu_seconds
-        decisions += timed.decisions
-        opponent_cpu += other.cpu_seconds
-        opponent_decisions += other.decisions
-        iterations += timed.iterations
-        opponent_iterations += other.iterations
+        for p, timed in enumerate(seats):
+            if p in mine:
+                seconds += timed.seconds
+                cpu_seconds += timed.cpu_seconds
+                decisions += timed.decisions
+                iterations += timed.iterations
+            else:
+                opponent_cpu += timed.cpu_seconds
+                opponent_decisions += timed.decisions
+                opponent_iterations += timed.iterations
         low, high = wilson(score, played)
         row = {
-            "game": game.name, "rules": path, "params": params, "bot": bot, "opponent": opponent,
-            "games": played, "start": start, "wins": sole, "shared": shared, "win_rate": score / played,
-            "ci95": [low, high], "decisions": decisions,
+            "game": game.name, "rules": path, "params": params, "players": players, "bot": bot,
+            "opponent": opponent, "games": played, "start": start, "seed": seed, "wins": sole, "shared": shared,
+            "win_rate": score / played, "ci95": [low, high], "decisions": decisions,
             "seconds_per_decision": seconds / decisions if decisions else 0.0,
             "cpu_seconds_per_decision": cpu_seconds / decisions if decisions else 0.0,
             "opponent_cpu_seconds_per_decision": opponent_cpu / opponent_decisions if opponent_decisions else 0.0,
@@ -225,30 +243,83 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
     return row
 
 
+def _searching(name: str, seconds: float) -> str:
+    """The ladder's form of a bot name: a search bot with its CPU time per decision, unless the name
+    gives one (``ismcts:widen=0`` becomes ``ismcts:widen=0,seconds=0.05``)."""
+    base, colon, given = name.partition(":")
+    if base not in ("mcts", "ismcts", OpenSpielIsmcts.name) or "seconds=" in given:
+        return name
+    return f"{name},seconds={seconds}" if colon else f"{name}:seconds={seconds}"
+
+
 def ladder(games: int, seed: int, seconds: float, only=None, progress=None, openspiel_only: bool = False,
-           start: int = 0) -> list[dict]:
+           start: int = 0, rungs=None, openspiel: bool = True) -> list[dict]:
     """The ladder's rows: each rung against the one below, and ismcts against OpenSpiel's ISMCTSBot
-    (with ``openspiel_only``, only the latter)."""
-    search = f"seconds={seconds}"
-    rungs = [] if openspiel_only else [("greedy", "random"), (f"mcts:{search}", "greedy"),
-                                       (f"ismcts:{search}", f"mcts:{search}")]
+    (with ``openspiel_only``, only the latter). ``progress(row)`` is called after every game."""
+    rungs = [] if openspiel_only else list(RUNGS if rungs is None else rungs)
     rows = []
-    for short, path, params in LADDER:
+    for short, path, params, players in LADDER:
         if only and short not in only:
             continue
-        pairs = list(rungs)
-        if short in AGAINST_OPENSPIEL:
-            pairs.append((f"ismcts:{search}", f"openspiel-ismcts:{search}"))
+        cooperative = ruledsl.load(ROOT / path, params=params).program.cooperative
+        if cooperative:
+            pairs = [] if openspiel_only else [(b, None) for b in COOPERATIVE_BOTS
+                                               if any(b in rung for rung in rungs)]
+        else:
+            pairs = list(rungs)
+        if short in AGAINST_OPENSPIEL and openspiel:
+            pairs.append(("ismcts", OpenSpielIsmcts.name))
         elif openspiel_only:
             continue
         for bot, opponent in pairs:
-            row = measure(path, params, bot, opponent, games, seed, start=start, paired=True,
-                          progress=progress if openspiel_only else None)
-            row["short"] = short
+            def report(row, short=short):
+                row["short"] = short
+                if progress is not None:
+                    progress(row)
+            row = measure(path, params, _searching(bot, seconds),
+                          None if opponent is None else _searching(opponent, seconds), games, seed,
+                          start=start, paired=True, progress=report, players=players)
             rows.append(row)
-            if progress is not None and not openspiel_only:
-                progress(row)
     return rows
+
+
+def saved_rows(paths: list[str]) -> list[dict]:
+    """The last row of each (game, bot, opponent, start) in JSON-lines logs of ``--progress`` that ends
+    with a whole pair of games (a run stopped between the two games of a pair leaves the last one out),
+    with the runs of one row that started at different games (``--start``) added together, in ladder order."""
+    shorts = {path: short for short, path, *_rest in LADDER}
+    last: dict = {}
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            if line.startswith("{"):
+                r = json.loads(line)
+                r.setdefault("short", shorts.get(r.get("rules")))
+                if r["games"] % 2 == 0:
+                    last[(r["short"], r["bot"], r["opponent"], r.get("start", 0))] = r
+    merged: dict = {}
+    for (short, bot, opponent, _), r in sorted(last.items(), key=lambda kv: kv[0][3]):
+        key = (short, bot, opponent)
+        m = merged.get(key)
+        if m is None:
+            merged[key] = dict(r)
+            continue
+        n1, n2 = m["games"], r["games"]
+        d1, d2 = m["decisions"], r["decisions"]
+        for k in ("cpu_seconds_per_decision", "opponent_cpu_seconds_per_decision", "iterations_per_decision",
+                  "opponent_iterations_per_decision", "seconds_per_decision"):
+            m[k] = (m[k] * d1 + r[k] * d2) / (d1 + d2) if d1 + d2 else 0.0
+        for k in ("games", "wins", "shared", "decisions"):
+            m[k] += r[k]
+        m["win_rate"] = (m["win_rate"] * n1 + r["win_rate"] * n2) / (n1 + n2)
+        m["ci95"] = list(wilson(m["win_rate"] * m["games"], m["games"]))
+    order = {short: k for k, (short, *_rest) in enumerate(LADDER)}
+
+    def rung(r):
+        names = (r["bot"].partition(":")[0], (r["opponent"] or "").partition(":")[0])
+        if r["opponent"] is None:
+            return COOPERATIVE_BOTS.index(names[0]) if names[0] in COOPERATIVE_BOTS else len(RUNGS)
+        return RUNGS.index(names) if names in RUNGS else len(RUNGS)
+    return sorted(merged.values(), key=lambda r: (order.get(r["short"], len(order)), rung(r)))
 
 
 LADDER_START = "<!-- ladder: benchmarks/bots.py --ladder --write-docs -->"
@@ -262,8 +333,8 @@ OPENSPIEL_END = "<!-- end of against OpenSpiel -->"
 def openspiel_table(rows: list[dict], seconds: float, command: str) -> str:
     """ruledsl's ismcts against OpenSpiel's ISMCTSBot, one row per game."""
     lines = [OPENSPIEL_START, "",
-             "| Game | Games | ismcts wins (shared) | Win rate | 95% interval | CPU per decision (ismcts / OpenSpiel) "
-             "| Iterations per decision (ismcts / OpenSpiel) |",
+             ("| Game | Games | ismcts wins (shared) | Win rate | 95% interval | CPU per decision (ismcts / OpenSpiel) "
+              "| Iterations per decision (ismcts / OpenSpiel) |"),
              "| --- | ---: | ---: | ---: | --- | ---: | ---: |"]
     for r in rows:
         lines.append(f"| {r['game']} | {r['games']} | {r['wins'] + r['shared']} ({r['shared']}) | "
@@ -272,26 +343,33 @@ def openspiel_table(rows: list[dict], seconds: float, command: str) -> str:
                      f"{r['opponent_cpu_seconds_per_decision'] * 1000:.0f} ms | "
                      f"{r.get('iterations_per_decision', 0):.0f} / "
                      f"{r.get('opponent_iterations_per_decision', 0):.0f} |")
-    lines += ["", f"({platform.python_implementation()} {platform.python_version()}, {platform.machine()}; "
-              f"`{command}`)", "", OPENSPIEL_END]
+    lines += ["", (f"({platform.python_implementation()} {platform.python_version()}, {platform.machine()}; "
+                   f"`{command}`)"), "", OPENSPIEL_END]
     return "\n".join(lines)
 
 
-def ladder_table(rows: list[dict], games: int, seconds: float) -> str:
+def _ms(seconds: float) -> str:
+    """A time per decision in milliseconds: whole ones, or tenths below ten."""
+    ms = seconds * 1000
+    return f"{ms:.0f} ms" if ms >= 10 else f"{ms:.1f} ms"
+
+
+def ladder_table(rows: list[dict], seconds: float, command: str) -> str:
     lines = [LADDER_START, "",
-             f"Two players, {games} games per row in pairs of one seed with seats swapped; mcts and ismcts at "
-             f"`seconds={seconds}` (CPU time per decision), OpenSpiel's ISMCTSBot at the same CPU time. A shared "
-             "win counts half; the interval is the 95% Wilson interval; CPU time per decision counts decisions "
-             "with more than one legal move.", "",
-             "| Game | Bot | Against | Win rate | 95% interval | CPU per decision (bot / against) |",
-             "| --- | --- | --- | ---: | --- | ---: |"]
+             (f"Games in pairs of one seed with seats swapped, two players (Partnership Whist: four, the bot "
+             f"in one partnership); mcts and ismcts at `seconds={seconds}` (CPU time per decision), OpenSpiel's "
+             "ISMCTSBot at the same CPU time. A shared win counts half; the interval is the 95% Wilson "
+             "interval; CPU time per decision counts decisions with more than one legal move. In a "
+             "cooperative game the bot plays every seat and the row is how often the table wins."), "",
+             "| Game | Bot | Against | Games | Win rate | 95% interval | CPU per decision (bot / against) |",
+             "| --- | --- | --- | ---: | ---: | --- | ---: |"]
     for r in rows:
-        lines.append(f"| {r['game']} | `{r['bot']}` | `{r['opponent']}` | {r['win_rate']:.0%} | "
-                     f"{r['ci95'][0]:.0%} to {r['ci95'][1]:.0%} | {r['cpu_seconds_per_decision'] * 1000:.0f} ms / "
-                     f"{r['opponent_cpu_seconds_per_decision'] * 1000:.0f} ms |")
-    lines += ["", f"({platform.python_implementation()} {platform.python_version()}, {platform.machine()}; "
-              f"`python benchmarks/bots.py --ladder --games {games} --seconds {seconds} --write-docs`)", "",
-              LADDER_END]
+        against = f"`{r['opponent']}`" if r["opponent"] else "(every seat)"
+        theirs = _ms(r["opponent_cpu_seconds_per_decision"]) if r["opponent"] else "—"
+        lines.append(f"| {r['game']} | `{r['bot']}` | {against} | {r['games']} | {r['win_rate']:.0%} | "
+                     f"{r['ci95'][0]:.0%} to {r['ci95'][1]:.0%} | {_ms(r['cpu_seconds_per_decision'])} / {theirs} |")
+    lines += ["", (f"({platform.python_implementation()} {platform.python_version()}, {platform.machine()}; "
+                   f"`{command}`)"), "", LADDER_END]
     return "\n".join(lines)
 
 
@@ -327,22 +405,47 @@ def main() -> None:
     ap.add_argument("--openspiel", action="store_true",
                     help="only ruledsl's ismcts against OpenSpiel's ISMCTSBot at equal CPU time (--seconds), "
                          "in Trolley Car and UNO (or --game); --write-docs writes its table into docs/bots.md")
+    ap.add_argument("--rung", action="append", metavar="BOT/OPPONENT",
+                    help="the ladder: only this rung, e.g. ismcts/greedy or ismcts/ismcts:widen=0 (a setting's effect; "
+                         "default: all of RUNGS)")
+    ap.add_argument("--no-openspiel", action="store_true",
+                    help="the ladder: leave out the rows against OpenSpiel's ISMCTSBot (--openspiel plays them)")
+    ap.add_argument("--from", dest="saved", action="append", metavar="LOG",
+                    help="make the table from the JSON rows of earlier --progress runs (stderr logs) instead "
+                         "of playing; runs of one row at different --start are added together")
     args = ap.parse_args()
+    rungs = None
+    if args.rung:
+        rungs = []
+        for text in args.rung:
+            bot, slash, opponent = text.partition("/")
+            if not slash or not bot or not opponent:
+                ap.error(f"--rung {text}: give a bot and its opponent, like ismcts/greedy")
+            rungs.append((bot, opponent))
+    report = (lambda r: print(json.dumps(r), file=sys.stderr, flush=True)) if args.progress else None
+    command = " ".join(["python benchmarks/bots.py"] + sys.argv[1:])
+    command = command.replace(" --write-docs", "").replace(" --progress", "") + " --write-docs"
+    if args.saved:  # the rows were played by other runs: say how to play them again
+        kind = "--openspiel" if args.openspiel else "--ladder"
+        command = (f"python benchmarks/bots.py {kind} --seconds {args.seconds} --games N --progress`, the rows "
+                   f"played by runs split over processes and games (`--game`, `--rung`, `--start`) and the "
+                   f"table made from their logs with `--from LOG ... --write-docs")
     if args.openspiel:
-        report = (lambda r: print(json.dumps(r), file=sys.stderr, flush=True)) if args.progress else None
-        rows = ladder(args.games, args.seed, args.seconds, args.game or ["trolley", "uno"], report,
-                      openspiel_only=True, start=args.start)
-        command = " ".join(["python benchmarks/bots.py"] + sys.argv[1:])
-        command = command.replace(" --write-docs", "").replace(" --progress", "") + " --write-docs"
+        rows = (saved_rows(args.saved) if args.saved else
+                ladder(args.games, args.seed, args.seconds, args.game or ["trolley", "uno"], report,
+                       openspiel_only=True, start=args.start))
+        if args.saved:
+            rows = [r for r in rows if r["opponent"] and r["opponent"].startswith(OpenSpielIsmcts.name)]
         table = openspiel_table(rows, args.seconds, command)
         print(table)
         if args.write_docs:
             write_docs(table, OPENSPIEL_START, OPENSPIEL_END, "ruledsl's ismcts against OpenSpiel's ISMCTSBot")
         return
     if args.ladder:
-        report = (lambda r: print(json.dumps(r), file=sys.stderr, flush=True))
-        rows = ladder(args.games, args.seed, args.seconds, args.game, report)
-        table = ladder_table(rows, args.games, args.seconds)
+        rows = (saved_rows(args.saved) if args.saved else
+                ladder(args.games, args.seed, args.seconds, args.game, report, start=args.start, rungs=rungs,
+                       openspiel=not args.no_openspiel))
+        table = ladder_table(rows, args.seconds, command)
         print(table)
         if args.write_docs:
             write_docs(table)
@@ -355,7 +458,6 @@ def main() -> None:
         if path is None:
             print(f"skipped {short}: none of {', '.join(paths)} exists", file=sys.stderr)
             continue
-        report = (lambda r: print(json.dumps(r), file=sys.stderr, flush=True)) if args.progress else None
         row = measure(path, params, args.bot, args.opponent, args.games, args.seed, args.start, report)
         rows.append(row)
         if args.json:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.play.bots import GreedyBot, make_bot, parse_bot
 from ruledsl.play.botbase import decide, rewards, standing
+from ruledsl.play.bots import GreedyBot, make_bot, parse_bot
 from ruledsl.play.search import IsmctsBot, MctsBot
 from ruledsl.play.sim import play_game, simulate
 from ruledsl.play.worlds import determinize, hidden_positions
@@ -51,7 +51,7 @@ def test_settings_are_parsed_and_shown():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("ismcts:iters=3", r"^bot 'ismcts' has no setting 'iters' \(its settings: c, depth, iterations, seconds, time, widen\)$"),
+    ("ismcts:iters=3", r"^bot 'ismcts' has no setting 'iters' \(its settings: c, depth, grade, iterations, seconds, time, widen\)$"),
     ("ismcts:iterations=0", r"^bot 'ismcts': setting 'iterations' must be a finite number of at least 1, not 0$"),
     ("ismcts:iterations=2.5", r"^bot 'ismcts': setting 'iterations' must be a whole number, not '2.5'$"),
     ("mcts:c=fast", r"^bot 'mcts': setting 'c' must be a number, not 'fast'$"),
@@ -191,7 +191,7 @@ def test_the_bot_examples_in_the_docs_run(monkeypatch, capsys):
     from ruledsl.play.bots import BOTS
 
     text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    blocks = re.findall(r"```python\n(.*?)```", text, re.DOTALL)
     assert len(blocks) == 3  # OpenSpiel's ISMCTSBot on a rules file, a bot of one's own, simulating with it
     monkeypatch.chdir(ROOT)
     monkeypatch.setattr("ruledsl.bots.BOTS", dict(BOTS))  # the example registers a bot: not for the other tests
@@ -203,7 +203,7 @@ def test_the_bot_examples_in_the_docs_run(monkeypatch, capsys):
     assert type(namespace["bot"]).__name__ == "ISMCTSBot"
     winners, rates = capsys.readouterr().out.splitlines()
     assert winners in ("[0]", "[1]", "[0, 1]")
-    assert len(eval(rates)) == 2  # noqa: S307 - a printed list of two numbers
+    assert len(eval(rates)) == 2
 
 
 # ---- every game

@@ -7,8 +7,7 @@ import pytest
 
 import ruledsl
 from ruledsl import RulesError
-from ruledsl.play.botbase import heuristic, rewards
-from ruledsl.play.botbase import decide
+from ruledsl.play.botbase import decide, heuristic, rewards
 from ruledsl.play.bots import make_bot
 from ruledsl.play.sim import play_game
 
@@ -85,6 +84,31 @@ def test_ismcts_with_a_cut_and_the_heuristic_beats_random():
     wins = 0
     for seed in range(4):
         result = play_game(g, 2, seed, ["ismcts:iterations=30,depth=2", "random"])
+        wins += result.winners == [0]
+    assert wins >= 3
+
+
+def test_a_graded_cut_is_worth_more_the_further_ahead():
+    """`grade=1`: a cut playout is judged by how far each player's heuristic leads the best other's,
+    where ranking alone gives a small lead and a large one the same 1."""
+    g = load()
+    bot = make_bot("ismcts:iterations=1,grade=1", seed=1)
+    s = g.new_game(2, 1)
+    decide(bot, s, 0, s.legal_moves())  # a search sets the bot up for this game (and its mean gap)
+    labels = s.program.card_labels
+    small, large = s.clone(), s.clone()
+    for world, mine in ((small, "R3"), (large, "R9")):
+        world.apply(ruledsl.Move("take", (labels.index(mine),)))
+        world.apply(ruledsl.Move("take", (labels.index("R2"),)))
+    assert rewards(small) == rewards(large) == [1.0, 0.0]
+    a, b = bot._graded(small), bot._graded(large)
+    assert 0.5 < a[0] < b[0] < 1.0 and a[0] + a[1] == pytest.approx(1.0) and b[1] < a[1]
+
+
+def test_ismcts_with_graded_cuts_beats_random():
+    wins = 0
+    for seed in range(4):
+        result = play_game(load(), 2, seed, ["ismcts:iterations=30,depth=2,grade=1", "random"])
         wins += result.winners == [0]
     assert wins >= 3
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import ClassVar
 
 from ..language.errors import RulesRuntimeError
 from .botbase import Bot, Setting, heuristic, outcome, ranking_keys, rewards
@@ -41,7 +42,7 @@ def rewards_value(state, player: int) -> float:
 
 
 class _Node:
-    __slots__ = ("player", "children", "visits", "wins", "avail", "prior")
+    __slots__ = ("avail", "children", "player", "prior", "visits", "wins")
 
     def __init__(self, player: int):
         self.player = player  # who made the move that leads here
@@ -54,7 +55,7 @@ class _Node:
 
 class _SearchBot(Bot):
     resample = True
-    settings = {
+    settings: ClassVar[dict] = {
         "iterations": Setting(int, 100, 1, "iterations of the search per decision"),
         "c": Setting(float, 0.7, 0.0, "exploration constant of the UCB1 rule"),
         "depth": Setting(int, 40, 0, "random moves after which a rollout stops once scores differ "
@@ -67,12 +68,15 @@ class _SearchBot(Bot):
         "widen": Setting(int, 6, 0, "with a heuristic in the rules, a decision with at least this many moves "
                                     "is widened progressively: its moves are tried best first by the "
                                     "heuristic, one more as its visits grow (0: off)"),
+        "grade": Setting(int, 0, 0, "with a heuristic in the rules, 1 judges a rollout cut at `depth` by how far "
+                                    "each player's heuristic is ahead of the best other's, scaled by the mean "
+                                    "such gap of this search (0: by who is ahead only)"),
     }
 
     wants_worlds = True
 
     def __init__(self, seed: int = 0, iterations: int | None = None, c: float = 0.7, depth: int = 40,
-                 time: float = 0.0, seconds: float = 0.0, widen: int = 6):
+                 time: float = 0.0, seconds: float = 0.0, widen: int = 6, grade: int = 0):
         self.seed = seed
         self.seconds = seconds
         if iterations is None:  # by time alone when a time is given, else 100 iterations
@@ -82,6 +86,7 @@ class _SearchBot(Bot):
         self.depth = depth
         self.time = time
         self.widen = widen
+        self.grade = grade
         self.rng = random.Random(seed)
         #: The number of iterations of the last search (for benchmarks).
         self.last_iterations = 0
@@ -98,7 +103,11 @@ class _SearchBot(Bot):
         fixed = None if self.resample else knowledge.sample(rng)
         deadline = time.perf_counter() + self.time if self.time > 0 else None
         cpu_deadline = time.process_time() + self.seconds if self.seconds > 0 else None
-        self._widening = self.widen > 0 and knowledge.world.program.heuristic is not None
+        program = knowledge.world.program
+        self._widening = self.widen > 0 and program.heuristic is not None
+        self._grading = (self.grade > 0 and self.depth > 0 and program.heuristic is not None
+                         and program.team is None and not program.cooperative)
+        self._gaps = [0.0, 0]  # the sum of the heuristic gaps at the rollouts' cuts, and their number
         done = 0
         for _ in range(self.iterations):
             world = knowledge.sample(rng) if fixed is None else fixed.clone()
@@ -160,10 +169,28 @@ class _SearchBot(Bot):
                 break
             moves = s.legal_moves()
         self._rollout(s, rng)
-        result = rewards(s)
+        result = self._graded(s) if self._grading else rewards(s)
         for node in path:
             node.visits += 1
             node.wins += result[node.player]
+
+    def _graded(self, s) -> list[float]:
+        """What a rollout's end is worth to each player, from 0 to 1: a finished game as :func:`rewards`
+        says; a cut one by the gap between the player's heuristic and the best other player's, ``0.5 +
+        0.5 * tanh(gap / mean gap)``, the mean taken over the cuts of this search so far (so the rules'
+        scale of the heuristic does not matter). A player far ahead gets nearly 1, one just ahead a little
+        over a half: a move that gains more is worth more, where ranking alone gives both 1."""
+        if s.over and not s.finding:
+            return rewards(s)
+        keys = [heuristic(s, p) for p in range(s.n)]
+        if any(math.isinf(k) for k in keys):
+            return rewards(s)
+        gaps = [keys[p] - max(k for q, k in enumerate(keys) if q != p) for p in range(s.n)]
+        sums = self._gaps
+        sums[0] += sum(abs(g) for g in gaps)
+        sums[1] += len(gaps)
+        scale = sums[0] / sums[1] or 1.0
+        return [0.5 + 0.5 * math.tanh(g / scale) for g in gaps]
 
     def _widened(self, node: _Node, s, moves: list) -> list:
         """Progressive widening: the moves of a wide decision, best first by the heuristic of the player

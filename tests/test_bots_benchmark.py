@@ -1,0 +1,82 @@
+"""benchmarks/bots.py: OpenSpiel's ISMCTSBot in a ruledsl seat, and the ladder's rows (docs/bots.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pyspiel")
+
+import ruledsl
+from ruledsl.engine.worlds import Knowledge
+from tests.rules_text import MINI
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("bots_benchmark", ROOT / "benchmarks" / "bots.py")
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+
+# every move takes two arguments, a card and a suit: OpenSpiel's adapter takes it in two steps
+TWO_STEPS = MINI + """\
+zone pile: pile public
+flow {
+  shuffle deck
+  for p in players { deal 3 from deck into hand[p] }
+  while not empty(hand[0]) {
+    for p in players {
+      choose turn by p { move lay(c in hand[p], s in suit) { put c into pile } }
+    }
+  }
+}
+define score(p) = 0
+winner(p): highest score(p)
+"""
+
+
+def test_the_openspiel_seat_takes_a_two_argument_move_in_its_steps(tmp_path):
+    path = tmp_path / "two.rules"
+    path.write_text(TWO_STEPS)
+    game = ruledsl.load(path)
+    state = game.new_game(2, 3)
+    seat = bench.OpenSpielIsmcts(str(path), {}, 2, 0.002, seed=1)
+    for _ in range(4):
+        player = state.current_player
+        legal = state.legal_moves()
+        move = seat.choose(None, legal, Knowledge(state, player))
+        assert move in legal  # a whole move (card and suit), not the first of its steps
+        state.apply(move)
+
+
+def test_saved_rows_add_runs_at_different_starts_and_drop_a_half_pair(tmp_path):
+    def row(start, games, wins, decisions, cpu):
+        return {"short": "uno", "rules": "games/uno.rules", "bot": "ismcts", "opponent": "greedy",
+                "start": start, "games": games, "wins": wins, "shared": 0, "win_rate": wins / games,
+                "decisions": decisions, "cpu_seconds_per_decision": cpu, "seconds_per_decision": cpu,
+                "opponent_cpu_seconds_per_decision": 0.0, "iterations_per_decision": 0.0,
+                "opponent_iterations_per_decision": 0.0}
+    first = tmp_path / "a.log"
+    first.write_text("\n".join(json.dumps(r) for r in [row(0, 2, 1, 10, 0.1), row(0, 3, 2, 15, 0.1)]))
+    second = tmp_path / "b.log"
+    second.write_text("not a row\n" + json.dumps(row(100, 4, 4, 30, 0.2)))
+    (merged,) = bench.saved_rows([str(first), str(second)])
+    assert merged["games"] == 6  # 2 of the first run (its third game is half a pair) and 4 of the second
+    assert merged["wins"] == 5
+    assert merged["win_rate"] == pytest.approx(5 / 6)
+    assert merged["cpu_seconds_per_decision"] == pytest.approx((10 * 0.1 + 30 * 0.2) / 40)
+    assert merged["ci95"] == pytest.approx(list(bench.wilson(5, 6)))
+
+
+def test_a_rung_names_a_search_bots_settings():
+    assert bench._searching("ismcts", 0.05) == "ismcts:seconds=0.05"
+    assert bench._searching("ismcts:widen=0", 0.05) == "ismcts:widen=0,seconds=0.05"
+    assert bench._searching("ismcts:seconds=0.1", 0.05) == "ismcts:seconds=0.1"
+    assert bench._searching("greedy", 0.05) == "greedy"
+
+
+def test_a_partnership_game_seats_the_bot_in_one_partnership():
+    row = bench.measure("games/partnership_whist.rules", {}, "first", "random", 2, 1, paired=True, players=4)
+    assert row["games"] == 2 and row["players"] == 4
+    assert row["wins"] + row["shared"] <= 2
