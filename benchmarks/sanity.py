@@ -5,6 +5,7 @@
     nice -n 10 python benchmarks/sanity.py tramwaje --games 100 --json    # the figures of docs/games/
     python benchmarks/sanity.py tramwaje --bot greedy --games 100 --cpu-budget 600   # as many as fit in 10 CPU-minutes
     python benchmarks/sanity.py trambahn --bot greedy --rules copy.rules              # another heuristic, tried
+    python benchmarks/sanity.py tramwaje --bot ismcts --games 2 --set max_rounds=3    # a short trial
 
 Tramwaje (three players by default): companies founded before the round
 bound, cards paid per card bought in accepted offers (mean and max), gifts
@@ -68,7 +69,7 @@ def _strength(state, cards) -> int:
 
 
 def tramwaje(args) -> dict:
-    game = ruledsl.load(args.rules or ROOT / "games/tramwaje.rules")
+    game = ruledsl.load(args.rules or ROOT / "games/tramwaje.rules", params=args.params)
     n = args.players or 3
     cap = game.program.params.get("max_actions", 40)
     totals = {"games": 0, "founded": 0, "round_bound": 0, "move_limit": 0, "turns": 0, "capped_turns": 0,
@@ -157,7 +158,7 @@ def tramwaje(args) -> dict:
 
 
 def trambahn(args) -> dict:
-    game = ruledsl.load(args.rules or ROOT / "games/trambahn.rules")
+    game = ruledsl.load(args.rules or ROOT / "games/trambahn.rules", params=args.params)
     n = 2
     specs = args.bot
     per_seat = {p: {"games": 0, "bought_and_scored": 0, "tramways": 0, "score": []} for p in range(n)}
@@ -227,7 +228,15 @@ def main() -> None:
     ap.add_argument("--cpu-budget", type=float, default=0.0,
                     help="Tramwaje: start no new game once this many CPU seconds are spent (0: no limit)")
     ap.add_argument("--rules", help="another rules file of the game (e.g. a copy with another heuristic)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a parameter of the rules (e.g. max_rounds=3 for a short trial)")
     args = ap.parse_args()
+    args.params = {}
+    for item in args.set:
+        name, eq, value = item.partition("=")
+        if not eq or not value.strip().lstrip("-").isdigit():
+            ap.error(f"--set {item}: give NAME=WHOLE_NUMBER, like max_rounds=3")
+        args.params[name.strip()] = int(value)
     args.bot = args.bot or [DEFAULT_BOT]
     start = time.process_time()
     row = (tramwaje if args.game == "tramwaje" else trambahn)(args)
