@@ -161,7 +161,6 @@ def trambahn(args) -> dict:
     game = ruledsl.load(args.rules or ROOT / "games/trambahn.rules", params=args.params)
     n = 2
     specs = args.bot
-    per_seat = {p: {"games": 0, "bought_and_scored": 0, "tramways": 0, "score": []} for p in range(n)}
     totals = {"games": 0, "tramways": 0, "scorings": 0, "extra_tours": 0, "ended_by_scorings": 0,
               "zero_zero": 0, "longest_column": {}, "cpu": 0.0, "decisions": 0}
     by_bot: dict = {}
