@@ -62,9 +62,7 @@ def finish_set(world: State, rng: random.Random, limit: int = 200, answer: int =
         elif building(world):
             done = [m for m in legal if m.name == "done"]
             world._apply(done[0] if done else legal[rng.randrange(len(legal))])
-        elif not answered:
-            return
-        elif answer <= 0:
+        elif not answered or answer <= 0:
             return
         else:
             answer -= 1
