@@ -143,6 +143,7 @@ def tramwaje(args) -> dict:
             print(json.dumps({"game": i, "founded": totals["founded"], "turns": totals["turns"],
                               "capped": totals["capped_turns"], "accepted": totals["accepted"],
                               "bought": totals["bought"], "paid": totals["paid"], "gifts": totals["gifts"],
+                              "kings_or_wilds_given_free": totals["kings_or_wilds_given_free"],
                               "attacks": totals["attacks"], "cpu": round(time.process_time() - began, 1)}),
                   file=sys.stderr, flush=True)
     ppb = totals.pop("paid_per_bought")
@@ -238,7 +239,10 @@ def main() -> None:
         args.params[name.strip()] = int(value)
     args.bot = args.bot or [DEFAULT_BOT]
     start = time.process_time()
-    row = (tramwaje if args.game == "tramwaje" else trambahn)(args)
+    try:
+        row = (tramwaje if args.game == "tramwaje" else trambahn)(args)
+    except ruledsl.ParameterError as e:
+        ap.error(f"--set: {e}")
     row["cpu_seconds"] = time.process_time() - start
     print(json.dumps(row, ensure_ascii=False) if args.json else json.dumps(row, indent=1, ensure_ascii=False))
 
