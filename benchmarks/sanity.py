@@ -5,6 +5,7 @@
     nice -n 10 python benchmarks/sanity.py tramwaje --games 100 --json    # the figures of docs/games/
     python benchmarks/sanity.py tramwaje --bot greedy --games 100 --cpu-budget 600   # as many as fit in 10 CPU-minutes
     python benchmarks/sanity.py trambahn --bot greedy --rules copy.rules              # another heuristic, tried
+    python benchmarks/sanity.py tramwaje --bot ismcts --games 2 --set max_rounds=3    # a short trial
 
 Tramwaje (three players by default): companies founded before the round
 bound, cards paid per card bought in accepted offers (mean and max), gifts
@@ -68,7 +69,7 @@ def _strength(state, cards) -> int:
 
 
 def tramwaje(args) -> dict:
-    game = ruledsl.load(args.rules or ROOT / "games/tramwaje.rules")
+    game = ruledsl.load(args.rules or ROOT / "games/tramwaje.rules", params=args.params)
     n = args.players or 3
     cap = game.program.params.get("max_actions", 40)
     totals = {"games": 0, "founded": 0, "round_bound": 0, "move_limit": 0, "turns": 0, "capped_turns": 0,
@@ -142,6 +143,7 @@ def tramwaje(args) -> dict:
             print(json.dumps({"game": i, "founded": totals["founded"], "turns": totals["turns"],
                               "capped": totals["capped_turns"], "accepted": totals["accepted"],
                               "bought": totals["bought"], "paid": totals["paid"], "gifts": totals["gifts"],
+                              "kings_or_wilds_given_free": totals["kings_or_wilds_given_free"],
                               "attacks": totals["attacks"], "cpu": round(time.process_time() - began, 1)}),
                   file=sys.stderr, flush=True)
     ppb = totals.pop("paid_per_bought")
@@ -157,10 +159,9 @@ def tramwaje(args) -> dict:
 
 
 def trambahn(args) -> dict:
-    game = ruledsl.load(args.rules or ROOT / "games/trambahn.rules")
+    game = ruledsl.load(args.rules or ROOT / "games/trambahn.rules", params=args.params)
     n = 2
     specs = args.bot
-    per_seat = {p: {"games": 0, "bought_and_scored": 0, "tramways": 0, "score": []} for p in range(n)}
     totals = {"games": 0, "tramways": 0, "scorings": 0, "extra_tours": 0, "ended_by_scorings": 0,
               "zero_zero": 0, "longest_column": {}, "cpu": 0.0, "decisions": 0}
     by_bot: dict = {}
@@ -227,10 +228,21 @@ def main() -> None:
     ap.add_argument("--cpu-budget", type=float, default=0.0,
                     help="Tramwaje: start no new game once this many CPU seconds are spent (0: no limit)")
     ap.add_argument("--rules", help="another rules file of the game (e.g. a copy with another heuristic)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a parameter of the rules (e.g. max_rounds=3 for a short trial)")
     args = ap.parse_args()
+    args.params = {}
+    for item in args.set:
+        name, eq, value = item.partition("=")
+        if not eq or not value.strip().lstrip("-").isdigit():
+            ap.error(f"--set {item}: give NAME=WHOLE_NUMBER, like max_rounds=3")
+        args.params[name.strip()] = int(value)
     args.bot = args.bot or [DEFAULT_BOT]
     start = time.process_time()
-    row = (tramwaje if args.game == "tramwaje" else trambahn)(args)
+    try:
+        row = (tramwaje if args.game == "tramwaje" else trambahn)(args)
+    except ruledsl.ParameterError as e:
+        ap.error(f"--set: {e}")
     row["cpu_seconds"] = time.process_time() - start
     print(json.dumps(row, ensure_ascii=False) if args.json else json.dumps(row, indent=1, ensure_ascii=False))
 

@@ -28,8 +28,25 @@ import random
 import time
 from typing import ClassVar
 
+from ..engine.setlog import building
 from ..language.errors import RulesRuntimeError
 from .botbase import Bot, Setting, heuristic, outcome, ranking_keys, rewards
+from .lookahead import after
+
+
+def _leads(state) -> list[float]:
+    """Each player's heuristic less the mean of the others' (their own heuristic alone when playing solo)."""
+    values = [heuristic(state, p) for p in range(state.n)]
+    if state.n == 1:
+        return values
+    total = sum(values)
+    return [v - (total - v) / (state.n - 1) for v in values]
+
+
+def _logistic(x: float) -> float:
+    if math.isnan(x):  # two infinite heuristics: nothing to tell them apart
+        return 0.5
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x))))
 
 
 def rewards_value(state, player: int) -> float:
@@ -71,12 +88,25 @@ class _SearchBot(Bot):
         "grade": Setting(int, 0, 0, "with a heuristic in the rules, 1 judges a rollout cut at `depth` by how far "
                                     "each player's heuristic is ahead of the best other's, scaled by the mean "
                                     "such gap of this search (0: by who is ahead only)"),
+        "lookahead": Setting(int, 0, 0, "a widened decision ranks each move by where it leads, as greedy does: "
+                                        "a set of cards it starts finished the shortest way, then up to this "
+                                        "many decisions that follow from it (an offer's answer, a defence) "
+                                        "made as greedy would (0: by the heuristic right after the move)"),
+        "setdone": Setting(float, 0.0, 0.0, "in a playout, a set of cards being built ends (done) with this "
+                                            "chance wherever it may (0: done is one move among the others; "
+                                            "1: every set is the shortest)"),
+        "margin": Setting(float, 0.0, 0.0, "with a heuristic, a playout cut at the depth is judged by how far "
+                                           "each player's lead (their heuristic less the others' mean) moved "
+                                           "since the decision: a logistic of that change over this many "
+                                           "units of the heuristic (0: by rank, the share of the others whose "
+                                           "heuristic is lower)"),
     }
 
     wants_worlds = True
 
     def __init__(self, seed: int = 0, iterations: int | None = None, c: float = 0.7, depth: int = 40,
-                 time: float = 0.0, seconds: float = 0.0, widen: int = 6, grade: int = 0):
+                 time: float = 0.0, seconds: float = 0.0, widen: int = 6, grade: int = 0,
+                 lookahead: int = 0, setdone: float = 0.0, margin: float = 0.0):
         self.seed = seed
         self.seconds = seconds
         if iterations is None:  # by time alone when a time is given, else 100 iterations
@@ -87,7 +117,12 @@ class _SearchBot(Bot):
         self.time = time
         self.widen = widen
         self.grade = grade
+        self.lookahead = lookahead
+        self.setdone = setdone
+        self.margin = margin
         self.rng = random.Random(seed)
+        self._grading, self._gaps = False, [0.0, 0]  # grade's state, set for each search by choose()
+        self._prior_rng = random.Random(seed + 1)  # finishes the sets of a lookahead; apart from the search's
         #: The number of iterations of the last search (for benchmarks).
         self.last_iterations = 0
 
@@ -133,6 +168,8 @@ class _SearchBot(Bot):
         path = []
         node = root
         moves = list(legal)
+        margin = self.margin if s.program.heuristic is not None else 0.0
+        start = _leads(s) if margin else None
         widening = self._widening
         while True:
             children = node.children
@@ -169,7 +206,10 @@ class _SearchBot(Bot):
                 break
             moves = s.legal_moves()
         self._rollout(s, rng)
-        result = self._graded(s) if self._grading else rewards(s)
+        if start is not None and not (s.over and not s.finding):  # margin: by how far each lead moved
+            result = [_logistic((now - then) / margin) for now, then in zip(_leads(s), start)]
+        else:  # grade: by how far each player is ahead at the cut; else who is ahead
+            result = self._graded(s) if self._grading else rewards(s)
         for node in path:
             node.visits += 1
             node.wins += result[node.player]
@@ -203,10 +243,13 @@ class _SearchBot(Bot):
         actor = s.actor
         for m in moves:
             if m not in prior:
-                after = s.clone()
                 try:
-                    after._apply(m)
-                    prior[m] = rewards_value(after, actor)
+                    if self.lookahead:
+                        later = after(s, m, self._prior_rng, self.lookahead)
+                    else:
+                        later = s.clone()
+                        later._apply(m)
+                    prior[m] = rewards_value(later, actor)
                 except RulesRuntimeError:
                     prior[m] = -math.inf
         ranked = sorted(moves, key=lambda m: -prior[m])
@@ -216,12 +259,19 @@ class _SearchBot(Bot):
     def _rollout(self, s, rng: random.Random) -> None:
         depth = self.depth
         made = 0
+        setdone = self.setdone
         if depth and s.program.heuristic is not None:  # the rules judge any position: stop at the depth
             while not s.over and made < depth:
                 moves = s._legal
                 if moves is None:
                     moves = s.legal_moves()
-                s._apply(moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0])
+                if len(moves) == 1:
+                    move = moves[0]
+                elif setdone and building(s) and rng.random() < setdone and any(m.name == "done" for m in moves):
+                    move = next(m for m in moves if m.name == "done")
+                else:
+                    move = moves[rng.randrange(len(moves))]
+                s._apply(move)
                 made += 1
             return
         while not s.over:

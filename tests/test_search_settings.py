@@ -1,0 +1,102 @@
+"""The search bots' settings that use the rules' heuristic: `lookahead` (a wide decision's moves ranked
+by where they lead), `setdone` (playouts end a set of cards early) and `margin` (the depth cut judged by
+how far each player's lead moved)."""
+
+import random
+
+import ruledsl
+from ruledsl.engine.worlds import Knowledge
+from ruledsl.play.bots import make_bot
+from ruledsl.play.search import _leads, _logistic, _Node
+from tests.rules_text import MINI
+
+# Each turn a player gives the next player a set of their cards, or keeps them; a hand is worth its size.
+GIFTS = MINI + """\
+define heuristic(p) = size(hand[p])
+flow {
+  shuffle deck
+  for p in players { deal 5 from deck into hand[p] }
+  turns from 0 until empty(hand[0]) or empty(hand[1]) {
+    choose turn by current {
+      move give(cs subset of hand[current]) where size(cs) >= 1 {
+        for c in cs { put c into hand[next(current)] }
+      }
+      move keep { }
+    }
+  }
+}
+"""
+
+
+def gifts(seed=1):
+    return ruledsl.loads(GIFTS, "gifts.rules").new_game(players=2, seed=seed)
+
+
+def in_a_set(seed=1):
+    """A state in which player 0 has started a gift and added one card: `done` is legal, so are more cards."""
+    s = gifts(seed)
+    s.apply(ruledsl.Move("give", ()))
+    s.apply(next(m for m in s.legal_moves() if m.name == "add"))
+    assert "done" in [m.name for m in s.legal_moves()] and len(s.legal_moves()) > 1
+    return s
+
+
+def _first_playout_move(spec, seed):
+    bot = make_bot(spec, seed)
+    s = in_a_set(seed)
+    before = len(s.moves)
+    bot._rollout(s, random.Random(seed))
+    return s.moves[before].name
+
+
+def test_setdone_ends_a_set_in_a_playout_wherever_it_may():
+    assert all(_first_playout_move("ismcts:depth=1,setdone=1", seed) == "done" for seed in range(20))
+    # without it, done is one step among the cards left: some playouts add another card
+    assert {_first_playout_move("ismcts:depth=1", seed) for seed in range(20)} == {"add", "done"}
+
+
+def test_lookahead_ranks_a_set_by_the_set_it_makes():
+    for spec, give_lower in (("ismcts:widen=2", False), ("ismcts:widen=2,lookahead=1", True)):
+        bot = make_bot(spec, 3)
+        s = gifts()
+        node = _Node(-1)
+        bot._widened(node, s, s.legal_moves())
+        give, keep = node.prior[ruledsl.Move("give", ())], node.prior[ruledsl.Move("keep", ())]
+        # right after `give` no card has moved yet; finished, the gift costs a card
+        assert (give < keep) == give_lower and give <= keep
+
+
+def test_margin_judges_the_cut_by_how_far_each_lead_moved():
+    s = gifts()
+    assert _leads(s) == [0.0, 0.0]  # five cards each
+    s.apply(ruledsl.Move("give", ()))
+    s.apply(next(m for m in s.legal_moves() if m.name == "add"))
+    s.apply(ruledsl.Move("done", ()))
+    assert _leads(s) == [-2.0, 2.0]  # four against six
+    assert _logistic(0.0) == 0.5 and 0.5 < _logistic(1.0) < 1.0 and _logistic(float("nan")) == 0.5
+    assert _logistic(-1e9) < 1e-20
+
+
+def _root_values(spec, s):
+    """The mean result credited to each move at the root after a search of ``spec`` from ``s``."""
+    bot = make_bot(spec, 5)
+    bot._widening = False
+    root, rng = _Node(-1), random.Random(5)
+    for _ in range(bot.iterations):
+        bot._iterate(root, Knowledge(s, s.current_player).sample(rng), s.legal_moves(), rng)
+    return {m.name: child.wins / child.visits for m, child in root.children.items()}
+
+
+def test_a_player_far_ahead_sees_the_cost_of_a_gift_with_margin():
+    s = gifts()
+    for _ in range(3):  # player 0 keeps and player 1 gives player 0 a card, three times: 8 cards against 2
+        s.apply(ruledsl.Move("keep", ()))
+        s.apply(ruledsl.Move("give", ()))
+        s.apply(next(m for m in s.legal_moves() if m.name == "add"))
+        s.apply(ruledsl.Move("done", ()))
+    assert s.current_player == 0 and _leads(s)[0] == 6.0
+    # by rank, a gift of a few cards leaves player 0 ahead: as good as keeping
+    by_rank = _root_values("ismcts:iterations=30,depth=1,setdone=1", s)
+    assert by_rank == {"give": 1.0, "keep": 1.0}
+    by_margin = _root_values("ismcts:iterations=30,depth=1,setdone=1,margin=1", s)
+    assert by_margin["give"] < 0.5 <= by_margin["keep"] < 1.0
