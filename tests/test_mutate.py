@@ -315,6 +315,15 @@ def test_the_tutorials_worked_example(highlow):
     assert "score: 7/7 killed (100%), 0 survived" in result.stdout
 
 
+def test_the_tutorial_game_in_games_is_whole_as_step_11_ends():
+    """The end of docs/tutorial.md step 11: with every scenario of games/, no mutant survives unmarked."""
+    result = invoke(GAMES / "tutorial_highlow.rules")
+    assert result.exit_code == 0, result.stdout
+    score = re.search(r"^score: .*$", result.stdout, re.MULTILINE).group(0)
+    step = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8").split("## Step 11", 1)[1].split("\n## ", 1)[0]
+    assert score in step and "0 survived" in score
+
+
 def test_a_mark_on_a_killed_mutant_is_reported_stale(highlow):
     rules = highlow.read_text(encoding="utf-8")
     line = "      move draw where not empty(deck) {"
