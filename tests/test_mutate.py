@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from ruledsl.cli import main
+from ruledsl.language.parse import parser
 from ruledsl.mutate.comments import Comments, parse_mark
 from ruledsl.mutate.operators import OPERATORS, generate
-from ruledsl.language.parse import parser
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -138,8 +138,8 @@ SPLICED = TINY.replace("where empty(deck) or size(pile) in {1, 2} {}",
 def test_a_mutants_tree_is_the_originals_with_the_changed_declarations_parsed_again():
     import attrs
 
-    from ruledsl.mutate.run import _Splicer
     from ruledsl.language.parse import parse
+    from ruledsl.mutate.run import _Splicer
 
     splicer = _Splicer(SPLICED, "tiny.rules")
     made = generate(SPLICED, "tiny.rules", invariants=True).mutants
@@ -233,9 +233,12 @@ def run_json(*args):
 
 @pytest.fixture
 def highlow(tmp_path):
-    """The tutorial game and its scenarios, copied where a test may change them."""
+    """The tutorial game with the scenarios of its step 10 (the ones step 11's mutate finds gaps in), copied
+    where a test may change them."""
     shutil.copy(GAMES / "tutorial_highlow.rules", tmp_path)
-    shutil.copy(GAMES / "tutorial_highlow.test.rules", tmp_path)
+    step10 = (DATA / "tutorial_highlow_step10.test.rules").read_text(encoding="utf-8")
+    step10 = step10.replace('scenarios for "../../games/tutorial_highlow.rules"', 'scenarios for "tutorial_highlow.rules"')
+    (tmp_path / "tutorial_highlow.test.rules").write_text(step10, encoding="utf-8")
     return tmp_path / "tutorial_highlow.rules"
 
 
@@ -304,12 +307,21 @@ def test_the_tutorials_worked_example(highlow):
     result = invoke(highlow, "--match", "move pass")
     assert result.exit_code == 1 and "score: 3/7 killed (43%), 4 survived" in result.stdout
     step = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8").split("## Step 11", 1)[1].split("\n## ", 1)[0]
-    [scenarios] = re.findall(r"```scenario\n(.*?)```", step, re.DOTALL)
+    scenarios = re.findall(r"```scenario\n(.*?)```", step, re.DOTALL)[0]  # the two for `pass`
     tests = highlow.with_name("tutorial_highlow.test.rules")
     tests.write_text(tests.read_text(encoding="utf-8") + "\n" + scenarios, encoding="utf-8")
     result = invoke(highlow, "--match", "move pass")
     assert result.exit_code == 0, result.stdout
     assert "score: 7/7 killed (100%), 0 survived" in result.stdout
+
+
+def test_the_tutorial_game_in_games_is_whole_as_step_11_ends():
+    """The end of docs/tutorial.md step 11: with every scenario of games/, no mutant survives unmarked."""
+    result = invoke(GAMES / "tutorial_highlow.rules")
+    assert result.exit_code == 0, result.stdout
+    score = re.search(r"^score: .*$", result.stdout, re.MULTILINE).group(0)
+    step = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8").split("## Step 11", 1)[1].split("\n## ", 1)[0]
+    assert score in step and "0 survived" in score
 
 
 def test_a_mark_on_a_killed_mutant_is_reported_stale(highlow):
@@ -338,8 +350,11 @@ def test_a_stale_mark_and_a_skip_are_reported(highlow):
     [skip] = data["skips"]
     assert skip["why"] == "not tested here" and skip["mutants"] > 0 and data["skipped"] == skip["mutants"]
     assert not [r for r in data["results"] if skip["lines"][0] <= r["line"] <= skip["lines"][1]]
+    # the game's own mark on the trick's `put` (swap, top-bottom), inside the skipped block, picks no mutant now
+    assert reasons["swap"].startswith("picks no mutant") and reasons["top-bottom"].startswith("picks no mutant")
+    assert len(data["stale"]) == 4
     text = invoke(highlow).stdout
-    assert "stale marks (2)" in text and f"skipped ({skip['mutants']} mutants)" in text
+    assert "stale marks (4)" in text and f"skipped ({skip['mutants']} mutants)" in text
 
 
 def test_a_variant_mutates_its_base_but_what_it_replaces(tmp_path):
