@@ -9,8 +9,10 @@ game both ways and compares the states after every move.
 
 from __future__ import annotations
 
-from ruledsl.engine.moves import Move
+import random
+
 from ruledsl.compiler.steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, SET
+from ruledsl.engine.moves import Move
 
 
 def legal_moves(state) -> list:
@@ -114,3 +116,27 @@ def _fire(state) -> bool:
             if again:
                 break
     return False
+
+
+def play_both_ways(game, n: int, seed: int, limit: int | None = None) -> tuple:
+    """A random game of ``n`` players from ``seed`` (moves drawn by a random.Random of the same seed),
+    played by the generated code and by the steps side by side: before each move both list the same
+    legal moves, after it both states are equal, saves included; at the end (or after ``limit``
+    moves) both are over or not, with the same winners. The generated code's last state and the
+    moves made."""
+    fast = game.new_game(n, seed)
+    slow = fast.clone()
+    slow._legal = legal_moves(slow)
+    rng = random.Random(seed)
+    made = []
+    while not fast.is_over and (limit is None or len(made) < limit):
+        legal = fast.legal_moves()
+        assert legal == slow._legal, (n, seed, len(fast.moves))
+        move = legal[rng.randrange(len(legal))]
+        fast._apply(move)
+        apply(slow, move)
+        made.append(move)
+        assert fast == slow, (n, seed, len(fast.moves))
+        assert fast.to_json() == slow.to_json(), (n, seed, len(fast.moves))
+    assert fast.over == slow.over and fast.winners == slow.winners
+    return fast, made
