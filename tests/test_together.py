@@ -96,10 +96,10 @@ def test_verify_proves_goofspiel_keeps_the_bids_secret():
 
 def test_a_bid_made_in_turn_instead_shows_in_the_next_players_view():
     """The contrast: with one plain `choose` per player, the second bidder sees the first bid."""
-    text = GOOF.read_text(encoding="utf-8").replace(
-        "    choose bid by each p in players {\n      move bid(c in hand[p]) {",
-        "    for p in players {\n    choose bid by p {\n      move bid(c in hand[p]) {").replace(
-        "        put c into bid[p]\n      }\n    }\n", "        put c into bid[p]\n      }\n    }\n    }\n")
+    text = GOOF.read_text(encoding="utf-8")
+    head, rest = text.split("    choose bid by each p in players {\n")
+    body, tail = rest.split("\n    }\n", 1)  # the decision's block ends at the first `}` of its indentation
+    text = head + "    for p in players {\n    choose bid by p {\n" + body + "\n    }\n    }\n" + tail
     start = ruledsl.loads(text, str(GOOF)).new_game(2, 5)
     views = set()
     for m in start.legal_moves():
