@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BLOCKED = ROOT / "tests/data/blocked.rules"
 BEFORE_PASS = ROOT / "tests/data/tutorial_before_pass.rules"
 DRAW = """      move draw where not empty(deck) {
-        put top(deck) into hand[current]
+        put top(deck) into hand[current]  # mutate: equivalent top-bottom — no rule reads the order of a hand, only its cards
       }
 """
 
