@@ -9,8 +9,9 @@ this module answers that test: is there a set of the zone's cards, holding the
 chosen ones, that meets every test and the bounds?
 
 Each card is seen as its keys, one per test, in the tests' order. The answer
-is worked out directly for the melds games have (one rank; one suit in
-sequence; different suits), and by a search over the zone's cards otherwise.
+is worked out directly for the common shapes of a meld (all of one value;
+consecutive values that share another key; all different values), and by a
+search over the zone's cards otherwise.
 """
 
 from __future__ import annotations
