@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import re
 
+from ..checker import types as T
+from . import hoist
 from .codecache import compiled
 from .forward import forward_slots
 from .purity import CardTable
@@ -524,15 +526,45 @@ class Flow:
                 continue
             indent = "    "
             self._own(indent)
+            slots = [slot for slot, _ in o.params]
+            constant = [bool(getattr(dom, "constant", False)) for _, dom in o.params]
+            tests, cond = self._hoisted(o, cond, slots, constant)
             for k, (slot, dom) in enumerate(o.params):
-                self._line(f"{indent}for L[{slot}] in list({self._expr(dom)}):{where if k == 0 else ''}")
+                self._line(f"{indent}for L[{slot}] in {self._domain(dom)}:{where if k == 0 else ''}")
                 indent += "    "
+                if tests[k]:  # the parts of the condition that read no inner argument (hoist.py)
+                    self._line(f"{indent}if {' and '.join(tests[k])}:")
+                    indent += "    "
             key = "(" + ", ".join(f"L[{slot}]" for slot, _ in o.params) + ",)"
             if cond is not None:
                 self._line(f"{indent}if {cond}:")
                 indent += "    "
             self._line(f"{indent}out.append({table}[{key}])")
         self._line("    return out")
+
+    def _domain(self, dom) -> str:
+        """A loop's domain: a copy of its list (the loop's body may change a zone), or for a constant
+        domain its values, made once."""
+        if getattr(dom, "constant", False):
+            try:
+                return self._name("Xd", tuple(dom(None, None)))
+            except TypeError:
+                pass
+        return f"list({self._expr(dom)})"
+
+    def _hoisted(self, o, cond, slots: list, constant: list) -> tuple:
+        """(per argument, the tests right inside its loop; the condition left), hoist.split."""
+        if cond is None:
+            return [[] for _ in slots], None
+        ns = getattr(self.program, "namespace", None) or {}
+        count = self.program.card_count
+        cards = frozenset(slot for (slot, _), kind in zip(o.params, o.kinds) if kind == T.CARD)
+
+        def column(name) -> bool:
+            value = ns.get(name)
+            return isinstance(value, (list, tuple)) and len(value) == count
+
+        return hoist.split(cond, slots, cards, constant, column)
 
     def _own(self, indent: str, text: str | None = None, keep: bool = True) -> None:
         """Before code that may write to L (``text``, or any code when None) in a moves function: take a
