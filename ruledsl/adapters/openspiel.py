@@ -202,8 +202,13 @@ class RuledslState(pyspiel.State):
         if inner.is_over or (player is not None and player != inner.actor):
             return []
         answer = box.answer
-        if answer[0] is inner._legal and answer[1] is box.pending:  # kept for this state
+        legal = inner._legal
+        if answer[0] is legal and answer[1] is box.pending:  # kept for this state
             return list(answer[2])
+        if legal is not None and not box.pending:  # the first actions of a new list: worked out here, kept
+            ids, leads = box.setup.actions.first(inner, legal)
+            box.answer = (legal, NONE, ids, leads)
+            return list(ids)
         return list(box.legal()[0])
 
     def _legal_actions(self, player):
@@ -231,10 +236,12 @@ class RuledslState(pyspiel.State):
             return
         answer = box.answer
         if answer[0] is inner._legal and answer[1] is box.pending:  # by action id, worked out once per state
-            move = answer[3].get(action)
+            leads = answer[3]
         else:
-            move = box.legal()[1].get(action)
-        if move is None:
+            leads = box.legal()[1]
+        if action in leads:
+            move = leads[action]
+        else:
             words = box.setup.actions.describe(action, box.pending)
             raise IllegalMove(words, f"action {action} is not legal now", inner.legal_moves())
         if move.__class__ is tuple:  # one more argument of a move taken in steps
@@ -343,7 +350,7 @@ class _Box:
         answer = self.answer
         if answer[0] is self.state._legal and answer[1] is self.pending:
             return answer[2], answer[3]
-        ids, leads = self.setup.actions.legal(self.state, self.pending)
+        ids, leads = self.setup.actions.legal(self.state, self.pending)  # (it lists the moves if need be)
         self.answer = (self.state._legal, self.pending, ids, leads)
         return ids, leads
 

@@ -74,7 +74,8 @@ class StepCodec:
                                for j in range(max(0, self.longest - 1))]
         self.pending_size = (len(self.heads) + sum(self.pending_widths)) if self.longest > 1 else 0
         self._last = (None, NONE, None)  # (the list of legal moves met last, pending, the answer)
-        self._heads: dict = {}  # decision -> {id(move): (its first action, what that action leads to)}
+        # per decision (by its number): {id(move): (its first action, what that action leads to)}
+        self._heads: list = [{} for _ in program.choices]
         self._kept: list = []  # the moves in _heads, kept alive so that their ids stay their own
 
     # ---- what may be chosen now
@@ -95,20 +96,34 @@ class StepCodec:
         last = self._last
         if last[0] is legal and (last[1] is pending or last[1] == pending):
             return last[2]
-        got = self._further(state, pending) if pending else self._first(state, legal)
+        got = self._further(state, pending) if pending else self.first(state, legal)
         self._last = (legal, pending, got)
         return got
 
-    def _first(self, state, legal) -> tuple:
-        """The first actions of the legal moves ``legal`` of ``state``: one pass, one lookup a move.
+    def first(self, state, legal) -> tuple:
+        """The first actions of the legal moves ``legal`` of ``state``: one pass, one lookup a move
+        (the adapters call this directly when nothing is pending, keeping the answer themselves).
         (Keeping the answer for a list met again, as over half the lists are, cost as much as it
         saved: the lists are short, 2-3 moves on average in the games measured, benchmarks/adapters.py.)"""
+        if not self.steps:
+            return self.flat.legal(state)
+        memo = self._heads[state.choice]
+        out = {}
+        try:  # every move met before (a program lists the same move objects again): no call but id()
+            for m in legal:
+                head = memo[id(m)]
+                out[head[0]] = head[1]
+        except KeyError:
+            return self._first(state, legal)
+        return tuple(sorted(out)), out
+
+    def _first(self, state, legal) -> tuple:
+        """``first`` for a list with a move not met before: its head worked out and kept."""
         if len(self._kept) > KEPT_MOVES:  # moves made afresh each time (not shared): start again
-            self._heads.clear()
+            for memo in self._heads:
+                memo.clear()
             self._kept.clear()
-        memo = self._heads.get(state.choice)
-        if memo is None:
-            memo = self._heads[state.choice] = {}
+        memo = self._heads[state.choice]
         get = memo.get
         out = {}
         for m in legal:
