@@ -1,6 +1,6 @@
 """The search bots' settings that use the rules' heuristic: `lookahead` (a wide decision's moves ranked
-by where they lead), `setdone` (playouts end a set of cards early) and `margin` (the depth cut judged by
-how far each player's lead moved)."""
+by where they lead), `setdone` (playouts end a set of cards early), `margin` (the depth cut judged by
+how far each player's lead moved) and `guide` (playout moves chosen as greedy would)."""
 
 import random
 
@@ -100,3 +100,11 @@ def test_a_player_far_ahead_sees_the_cost_of_a_gift_with_margin():
     assert by_rank == {"give": 1.0, "keep": 1.0}
     by_margin = _root_values("ismcts:iterations=30,depth=1,setdone=1,margin=1", s)
     assert by_margin["give"] < 0.5 <= by_margin["keep"] < 1.0
+
+
+def test_guide_plays_a_playout_move_as_greedy_would():
+    # in a gift being built, `done` gives the card away at once; `add` moves nothing yet: greedy adds
+    assert all(_first_playout_move("ismcts:depth=1,guide=1", seed) == "add" for seed in range(20))
+    # at random (and half the time), done is one step among the others
+    assert {_first_playout_move("ismcts:depth=1", seed) for seed in range(20)} == {"add", "done"}
+    assert {_first_playout_move("ismcts:depth=1,guide=0.5", seed) for seed in range(40)} == {"add", "done"}
