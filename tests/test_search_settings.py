@@ -108,3 +108,27 @@ def test_guide_plays_a_playout_move_as_greedy_would():
     # at random (and half the time), done is one step among the others
     assert {_first_playout_move("ismcts:depth=1", seed) for seed in range(20)} == {"add", "done"}
     assert {_first_playout_move("ismcts:depth=1,guide=0.5", seed) for seed in range(40)} == {"add", "done"}
+
+
+def test_prior_starts_each_root_move_with_the_lead_right_after_it():
+    s = in_a_set()
+    bot = make_bot("ismcts:iterations=1,depth=1,margin=1,prior=3", 2)
+    root = _Node(-1)
+    legal = s.legal_moves()
+    bot._seed_root(root, Knowledge(s, 0).sample(random.Random(2)), legal)
+    assert set(root.children) == set(legal) and all(ch.visits == 3 for ch in root.children.values())
+    values = {m.name: ch.wins / ch.visits for m, ch in root.children.items()}
+    # `done` gives the card away now: the lead falls by two; adding a card moves nothing yet
+    assert abs(values["done"] - _logistic(-2.0)) < 1e-12 and values["add"] == 0.5
+
+
+def test_a_strong_prior_keeps_a_short_search_on_greedys_choice():
+    s = in_a_set()
+    # one playout cannot outweigh fifty virtual ones: a card is added rather than the gift finished at once
+    picked = {make_bot("ismcts:iterations=1,depth=1,margin=1,prior=50", seed).choose(
+        None, s.legal_moves(), Knowledge(s, 0)).name for seed in range(10)}
+    assert picked == {"add"}
+    # without the prior a single playout leaves the choice to chance: done is taken too
+    unguided = {make_bot("ismcts:iterations=1,depth=1,margin=1", seed).choose(
+        None, s.legal_moves(), Knowledge(s, 0)).name for seed in range(30)}
+    assert "done" in unguided
