@@ -100,13 +100,21 @@ class _SearchBot(Bot):
                                            "since the decision: a logistic of that change over this many "
                                            "units of the heuristic (0: by rank, the share of the others whose "
                                            "heuristic is lower)"),
+        "guide": Setting(float, 0.0, 0.0, "with a heuristic, a playout move is chosen with this chance as greedy "
+                                          "would (the move after which its mover's heuristic is highest) "
+                                          "instead of at random (0: every playout move at random)"),
+        "prior": Setting(float, 0.0, 0.0, "with `margin`, each move at the root starts with this many virtual "
+                                          "playouts worth what its mover's lead is right after it (judged as "
+                                          "`margin` judges a cut): the search leans to greedy's choice until "
+                                          "its playouts say otherwise (0: off)"),
     }
 
     wants_worlds = True
 
     def __init__(self, seed: int = 0, iterations: int | None = None, c: float = 0.7, depth: int = 40,
                  time: float = 0.0, seconds: float = 0.0, widen: int = 6, grade: int = 0,
-                 lookahead: int = 0, setdone: float = 0.0, margin: float = 0.0):
+                 lookahead: int = 0, setdone: float = 0.0, margin: float = 0.0, guide: float = 0.0,
+                 prior: float = 0.0):
         self.seed = seed
         self.seconds = seconds
         if iterations is None:  # by time alone when a time is given, else 100 iterations
@@ -120,6 +128,8 @@ class _SearchBot(Bot):
         self.lookahead = lookahead
         self.setdone = setdone
         self.margin = margin
+        self.guide = guide
+        self.prior = prior
         self.rng = random.Random(seed)
         self._grading, self._gaps = False, [0.0, 0]  # grade's state, set for each search by choose()
         self._prior_rng = random.Random(seed + 1)  # finishes the sets of a lookahead; apart from the search's
@@ -143,6 +153,8 @@ class _SearchBot(Bot):
         self._grading = (self.grade > 0 and self.depth > 0 and program.heuristic is not None
                          and program.team is None and not program.cooperative)
         self._gaps = [0.0, 0]  # the sum of the heuristic gaps at the rollouts' cuts, and their number
+        if self.prior > 0 and self.margin > 0 and program.heuristic is not None:
+            self._seed_root(root, knowledge.sample(rng) if fixed is None else fixed.clone(), legal)
         done = 0
         for _ in range(self.iterations):
             world = knowledge.sample(rng) if fixed is None else fixed.clone()
@@ -214,6 +226,25 @@ class _SearchBot(Bot):
             node.visits += 1
             node.wins += result[node.player]
 
+    def _seed_root(self, root: _Node, world, legal) -> None:
+        """Give every move at the root ``prior`` virtual playouts, each worth what a playout cut right
+        after the move would be worth by ``margin`` (a finished game by who won)."""
+        actor = world.actor
+        start = _leads(world)[actor]
+        for m in legal:
+            later = world.clone()
+            try:
+                later._apply(m)
+            except RulesRuntimeError:
+                continue
+            if later.over and not later.finding:
+                value = rewards(later)[actor]
+            else:
+                value = _logistic((_leads(later)[actor] - start) / self.margin)
+            child = root.children[m] = _Node(actor)
+            child.visits = child.avail = self.prior
+            child.wins = value * self.prior
+
     def _graded(self, s) -> list[float]:
         """What a rollout's end is worth to each player, from 0 to 1: a finished game as :func:`rewards`
         says; a cut one by the gap between the player's heuristic and the best other player's, ``0.5 +
@@ -260,6 +291,7 @@ class _SearchBot(Bot):
         depth = self.depth
         made = 0
         setdone = self.setdone
+        guide = self.guide
         if depth and s.program.heuristic is not None:  # the rules judge any position: stop at the depth
             while not s.over and made < depth:
                 moves = s._legal
@@ -267,6 +299,8 @@ class _SearchBot(Bot):
                     moves = s.legal_moves()
                 if len(moves) == 1:
                     move = moves[0]
+                elif guide and rng.random() < guide:
+                    move = _greediest(s, moves, rng)
                 elif setdone and building(s) and rng.random() < setdone and any(m.name == "done" for m in moves):
                     move = next(m for m in moves if m.name == "done")
                 else:
@@ -285,6 +319,27 @@ class _SearchBot(Bot):
                 moves = s.legal_moves()
             s._apply(moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0])
             made += 1
+
+
+def _greediest(s, moves: list, rng: random.Random):
+    """The move after which the player making it stands best by the rules' heuristic (a won game first),
+    ties broken at random: a one-decision greedy step of a guided playout."""
+    actor = s.actor
+    best, chosen = None, []
+    for m in moves:
+        later = s.clone()
+        try:
+            later._apply(m)
+            value = rewards_value(later, actor)
+        except RulesRuntimeError:
+            continue
+        if best is None or value > best:
+            best, chosen = value, [m]
+        elif value == best:
+            chosen.append(m)
+    if not chosen:
+        return moves[rng.randrange(len(moves))]
+    return chosen[0] if len(chosen) == 1 else chosen[rng.randrange(len(chosen))]
 
 
 class MctsBot(_SearchBot):
