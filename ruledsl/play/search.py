@@ -58,6 +58,24 @@ def rewards_value(state, player: int) -> float:
     return heuristic(state, player)
 
 
+def _best_after(s, moves, rng: random.Random):
+    """The move after which its player's heuristic is highest (a won game first), ties at random."""
+    actor = s.actor
+    best, chosen = -math.inf, []
+    for m in moves:
+        later = s.clone()
+        try:
+            later._apply(m)
+            value = rewards_value(later, actor)
+        except RulesRuntimeError:
+            continue
+        if value > best:
+            best, chosen = value, [m]
+        elif value == best:
+            chosen.append(m)
+    return chosen[rng.randrange(len(chosen))] if chosen else moves[rng.randrange(len(moves))]
+
+
 class _Node:
     __slots__ = ("avail", "children", "player", "prior", "visits", "wins")
 
@@ -100,13 +118,16 @@ class _SearchBot(Bot):
                                            "since the decision: a logistic of that change over this many "
                                            "units of the heuristic (0: by rank, the share of the others whose "
                                            "heuristic is lower)"),
+        "few": Setting(int, 0, 0, "with a heuristic, a playout makes a decision of at most this many moves "
+                                  "as greedy would: the move after which its player's heuristic is highest, "
+                                  "ties at random (0: every playout move at random)"),
     }
 
     wants_worlds = True
 
     def __init__(self, seed: int = 0, iterations: int | None = None, c: float = 0.7, depth: int = 40,
                  time: float = 0.0, seconds: float = 0.0, widen: int = 6, grade: int = 0,
-                 lookahead: int = 0, setdone: float = 0.0, margin: float = 0.0):
+                 lookahead: int = 0, setdone: float = 0.0, margin: float = 0.0, few: int = 0):
         self.seed = seed
         self.seconds = seconds
         if iterations is None:  # by time alone when a time is given, else 100 iterations
@@ -120,6 +141,7 @@ class _SearchBot(Bot):
         self.lookahead = lookahead
         self.setdone = setdone
         self.margin = margin
+        self.few = few
         self.rng = random.Random(seed)
         self._grading, self._gaps = False, [0.0, 0]  # grade's state, set for each search by choose()
         self._prior_rng = random.Random(seed + 1)  # finishes the sets of a lookahead; apart from the search's
@@ -260,6 +282,7 @@ class _SearchBot(Bot):
         depth = self.depth
         made = 0
         setdone = self.setdone
+        few = self.few
         if depth and s.program.heuristic is not None:  # the rules judge any position: stop at the depth
             while not s.over and made < depth:
                 moves = s._legal
@@ -269,6 +292,8 @@ class _SearchBot(Bot):
                     move = moves[0]
                 elif setdone and building(s) and rng.random() < setdone and any(m.name == "done" for m in moves):
                     move = next(m for m in moves if m.name == "done")
+                elif len(moves) <= few:
+                    move = _best_after(s, moves, rng)
                 else:
                     move = moves[rng.randrange(len(moves))]
                 s._apply(move)
