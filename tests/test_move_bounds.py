@@ -197,6 +197,10 @@ def error_of(move: str, extra: str = ""):
      ("E202", 11, 37, ("the bound of move `call` counts by `c`, which runs over neither players, an enum "
                        "nor a range; a move is counted apart by players, enum values or numbers of a range only"),
       "count by a parameter such as `q in players`, or leave `per c` out")),
+    ("move call(c in deck) once per c per turn {}",
+     ("E202", 11, 22, ("the bound of move `call` counts by a parameter that runs over the cards of `deck`; a move "
+                       "is counted apart by players, enum values or numbers of a range only"),
+      "count by a parameter such as `q in players`, or leave its `per` out")),
     ("move call(cs subset of hand[current]) once per cs per turn {}",
      ("E202", 11, 45, ("the bound of move `call` counts by `cs`, which runs over a set of cards; a move is "
                        "counted apart by players, enum values or numbers of a range only"),

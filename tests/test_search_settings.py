@@ -1,6 +1,7 @@
 """The search bots' settings that use the rules' heuristic: `lookahead` (a wide decision's moves ranked
 by where they lead), `setdone` (playouts end a set of cards early), `margin` (the depth cut judged by
-how far each player's lead moved) and `few` (a playout's small decisions made as greedy would)."""
+how far each player's lead moved), `guide` (playout moves chosen as greedy would) and `few` (a
+playout's small decisions always made as greedy would)."""
 
 import random
 
@@ -117,3 +118,35 @@ def test_a_player_far_ahead_sees_the_cost_of_a_gift_with_margin():
     assert by_rank == {"give": 1.0, "keep": 1.0}
     by_margin = _root_values("ismcts:iterations=30,depth=1,setdone=1,margin=1", s)
     assert by_margin["give"] < 0.5 <= by_margin["keep"] < 1.0
+
+
+def test_guide_plays_a_playout_move_as_greedy_would():
+    # in a gift being built, `done` gives the card away at once; `add` moves nothing yet: greedy adds
+    assert all(_first_playout_move("ismcts:depth=1,guide=1", seed) == "add" for seed in range(20))
+    # at random (and half the time), done is one step among the others
+    assert {_first_playout_move("ismcts:depth=1", seed) for seed in range(20)} == {"add", "done"}
+    assert {_first_playout_move("ismcts:depth=1,guide=0.5", seed) for seed in range(40)} == {"add", "done"}
+
+
+def test_prior_starts_each_root_move_with_the_lead_right_after_it():
+    s = in_a_set()
+    bot = make_bot("ismcts:iterations=1,depth=1,margin=1,prior=3", 2)
+    root = _Node(-1)
+    legal = s.legal_moves()
+    bot._seed_root(root, Knowledge(s, 0).sample(random.Random(2)), legal)
+    assert set(root.children) == set(legal) and all(ch.visits == 3 for ch in root.children.values())
+    values = {m.name: ch.wins / ch.visits for m, ch in root.children.items()}
+    # `done` gives the card away now: the lead falls by two; adding a card moves nothing yet
+    assert abs(values["done"] - _logistic(-2.0)) < 1e-12 and values["add"] == 0.5
+
+
+def test_a_strong_prior_keeps_a_short_search_on_greedys_choice():
+    s = in_a_set()
+    # one playout cannot outweigh fifty virtual ones: a card is added rather than the gift finished at once
+    picked = {make_bot("ismcts:iterations=1,depth=1,margin=1,prior=50", seed).choose(
+        None, s.legal_moves(), Knowledge(s, 0)).name for seed in range(10)}
+    assert picked == {"add"}
+    # without the prior a single playout leaves the choice to chance: done is taken too
+    unguided = {make_bot("ismcts:iterations=1,depth=1,margin=1", seed).choose(
+        None, s.legal_moves(), Knowledge(s, 0)).name for seed in range(30)}
+    assert "done" in unguided

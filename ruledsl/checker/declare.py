@@ -15,6 +15,7 @@ import string
 import attrs
 
 from ..language import ast as A
+from ..language import bounds
 from ..language.errors import ParameterError
 from ..language.parse import keywords
 from . import types as T
@@ -351,8 +352,9 @@ class Declarations(Constants, Tables):
                                f"(at most {most:,})", item, "make its index ranges smaller")
             dims[:] = [BAD_DIM] * len(dims)
 
-    def _dims(self, index: tuple, growing: int = 0) -> list:
-        """The dimensions of an index; ``growing`` is the most members a `*` dimension may have (0: none).
+    def _dims(self, index: tuple, growing: int = 0, bound_of: tuple | None = None) -> list:
+        """The dimensions of an index; ``growing`` is the most members a `*` dimension may have (0: none);
+        ``bound_of`` is (move, period) when the index is that of a move bound's counts.
         Ranges that depend on the player count are given as their widest; ``self._dims_by`` holds them
         for each count (None when no range depends on it)."""
         dims = []
@@ -379,6 +381,12 @@ class Declarations(Constants, Tables):
                 dims.append(("card",))
             elif d.name in self.model.enums:
                 dims.append(("enum", d.name))
+            elif bound_of is not None and d.name in self.model.zones:
+                self.error("E202", (f"the bound of move `{bound_of[0]}` counts by a parameter that runs over the "
+                                    f"cards of `{d.name}`; a move is counted apart by players, enum values or "
+                                    "numbers of a range only"), d,
+                           "count by a parameter such as `q in players`, or leave its `per` out")
+                dims.append(BAD_DIM)
             else:
                 self.error("E200", f"unknown index `{d.name}`: an index is `player`, `card`, an enum or a range "
                                    "like 1..10", d, _suggest(d.name, list(self.model.enums) + ["player", "card"]))
@@ -483,7 +491,7 @@ class Declarations(Constants, Tables):
             self._declare_table(item)
         elif isinstance(item, A.VarDef) and m.vars.get(item.name) and m.vars[item.name].node is item:
             var = m.vars[item.name]
-            var.dims = self._dims(item.index)
+            var.dims = self._dims(item.index, bound_of=bounds.read_uses(item.name))
             var.dims_by = self._dims_by
             self._check_family_size(item, var.dims, "variable", MAX_VALUES)
             self._var_type(var, item)

@@ -21,7 +21,7 @@ from ..language.assemble import diag
 from ..language.errors import RulesError, RulesRuntimeError
 from .melds import completable_fn
 from .members import grown_index
-from .picking import best_fn, meld_fn, pick_fn, players_fn, tuple_fn
+from .picking import best_fn, meld_fn, pick_fn, players_fn, tuple_fn, values_fn
 from .program import Option, _const, _local, _runtime
 from .purity import card_local, condition_key, each_loop, local_test, tabled_aggregate
 from .rng import randbelow
@@ -563,12 +563,10 @@ class Expressions:
         func, span = e.func, e.span
         default = self.expr(e.default)[0] if e.default is not None else None
 
+        listed = values_fn(dom, slot, where, value)
+
         def fold(s, L):
-            values = []
-            for v in dom(s, L):
-                L[slot] = v
-                if where is None or where(s, L):
-                    values.append(value(s, L))
+            values = listed(s, L)
             if func == "sum":
                 return sum(values)
             if func == "list":

@@ -144,6 +144,20 @@ def _domain(c, e):
     return slot, dom, where, elem
 
 
+def values_fn(dom, slot, where, value):
+    """A closure listing `value` for each element of `dom` (bound in local `slot`) that passes `where`, in order."""
+
+    def values(s, L):
+        out = []
+        for v in dom(s, L):
+            L[slot] = v
+            if where is None or where(s, L):
+                out.append(value(s, L))
+        return out
+
+    return values
+
+
 def best_fn(c, e):
     slot, dom, where, elem = _domain(c, e)
     key = c.expr(e.key)[0]
@@ -224,13 +238,7 @@ def meld_fn(c, e):
     key = c.expr(e.key)[0]
     func, ordered, step = e.func, e.ordered, -1 if e.highest else 1
 
-    def keys(s, L):
-        out = []
-        for v in dom(s, L):
-            L[slot] = v
-            if where is None or where(s, L):
-                out.append(key(s, L))
-        return out
+    keys = values_fn(dom, slot, where, key)
 
     if func == "same":
         def same(s, L):

@@ -58,24 +58,6 @@ def rewards_value(state, player: int) -> float:
     return heuristic(state, player)
 
 
-def _best_after(s, moves, rng: random.Random):
-    """The move after which its player's heuristic is highest (a won game first), ties at random."""
-    actor = s.actor
-    best, chosen = -math.inf, []
-    for m in moves:
-        later = s.clone()
-        try:
-            later._apply(m)
-            value = rewards_value(later, actor)
-        except RulesRuntimeError:
-            continue
-        if value > best:
-            best, chosen = value, [m]
-        elif value == best:
-            chosen.append(m)
-    return chosen[rng.randrange(len(chosen))] if chosen else moves[rng.randrange(len(moves))]
-
-
 class _Node:
     __slots__ = ("avail", "children", "player", "prior", "visits", "wins")
 
@@ -118,6 +100,13 @@ class _SearchBot(Bot):
                                            "since the decision: a logistic of that change over this many "
                                            "units of the heuristic (0: by rank, the share of the others whose "
                                            "heuristic is lower)"),
+        "guide": Setting(float, 0.0, 0.0, "with a heuristic, a playout move is chosen with this chance as greedy "
+                                          "would (the move after which its mover's heuristic is highest) "
+                                          "instead of at random (0: every playout move at random)"),
+        "prior": Setting(float, 0.0, 0.0, "with `margin`, each move at the root starts with this many virtual "
+                                          "playouts worth what its mover's lead is right after it (judged as "
+                                          "`margin` judges a cut): the search leans to greedy's choice until "
+                                          "its playouts say otherwise (0: off)"),
         "few": Setting(int, 0, 0, "with a heuristic, a playout makes a decision of at most this many moves "
                                   "as greedy would: the move after which its player's heuristic is highest, "
                                   "ties at random (0: every playout move at random)"),
@@ -127,7 +116,8 @@ class _SearchBot(Bot):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, c: float = 0.7, depth: int = 40,
                  time: float = 0.0, seconds: float = 0.0, widen: int = 6, grade: int = 0,
-                 lookahead: int = 0, setdone: float = 0.0, margin: float = 0.0, few: int = 0):
+                 lookahead: int = 0, setdone: float = 0.0, margin: float = 0.0, guide: float = 0.0,
+                 prior: float = 0.0, few: int = 0):
         self.seed = seed
         self.seconds = seconds
         if iterations is None:  # by time alone when a time is given, else 100 iterations
@@ -141,6 +131,8 @@ class _SearchBot(Bot):
         self.lookahead = lookahead
         self.setdone = setdone
         self.margin = margin
+        self.guide = guide
+        self.prior = prior
         self.few = few
         self.rng = random.Random(seed)
         self._grading, self._gaps = False, [0.0, 0]  # grade's state, set for each search by choose()
@@ -165,6 +157,8 @@ class _SearchBot(Bot):
         self._grading = (self.grade > 0 and self.depth > 0 and program.heuristic is not None
                          and program.team is None and not program.cooperative)
         self._gaps = [0.0, 0]  # the sum of the heuristic gaps at the rollouts' cuts, and their number
+        if self.prior > 0 and self.margin > 0 and program.heuristic is not None:
+            self._seed_root(root, knowledge.sample(rng) if fixed is None else fixed.clone(), legal)
         done = 0
         for _ in range(self.iterations):
             world = knowledge.sample(rng) if fixed is None else fixed.clone()
@@ -236,6 +230,25 @@ class _SearchBot(Bot):
             node.visits += 1
             node.wins += result[node.player]
 
+    def _seed_root(self, root: _Node, world, legal) -> None:
+        """Give every move at the root ``prior`` virtual playouts, each worth what a playout cut right
+        after the move would be worth by ``margin`` (a finished game by who won)."""
+        actor = world.actor
+        start = _leads(world)[actor]
+        for m in legal:
+            later = world.clone()
+            try:
+                later._apply(m)
+            except RulesRuntimeError:
+                continue
+            if later.over and not later.finding:
+                value = rewards(later)[actor]
+            else:
+                value = _logistic((_leads(later)[actor] - start) / self.margin)
+            child = root.children[m] = _Node(actor)
+            child.visits = child.avail = self.prior
+            child.wins = value * self.prior
+
     def _graded(self, s) -> list[float]:
         """What a rollout's end is worth to each player, from 0 to 1: a finished game as :func:`rewards`
         says; a cut one by the gap between the player's heuristic and the best other player's, ``0.5 +
@@ -282,6 +295,7 @@ class _SearchBot(Bot):
         depth = self.depth
         made = 0
         setdone = self.setdone
+        guide = self.guide
         few = self.few
         if depth and s.program.heuristic is not None:  # the rules judge any position: stop at the depth
             while not s.over and made < depth:
@@ -290,10 +304,12 @@ class _SearchBot(Bot):
                     moves = s.legal_moves()
                 if len(moves) == 1:
                     move = moves[0]
+                elif guide and rng.random() < guide:
+                    move = _greediest(s, moves, rng)
                 elif setdone and building(s) and rng.random() < setdone and any(m.name == "done" for m in moves):
                     move = next(m for m in moves if m.name == "done")
                 elif len(moves) <= few:
-                    move = _best_after(s, moves, rng)
+                    move = _greediest(s, moves, rng)
                 else:
                     move = moves[rng.randrange(len(moves))]
                 s._apply(move)
@@ -310,6 +326,27 @@ class _SearchBot(Bot):
                 moves = s.legal_moves()
             s._apply(moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0])
             made += 1
+
+
+def _greediest(s, moves: list, rng: random.Random):
+    """The move after which the player making it stands best by the rules' heuristic (a won game first),
+    ties broken at random: a one-decision greedy step of a guided playout."""
+    actor = s.actor
+    best, chosen = None, []
+    for m in moves:
+        later = s.clone()
+        try:
+            later._apply(m)
+            value = rewards_value(later, actor)
+        except RulesRuntimeError:
+            continue
+        if best is None or value > best:
+            best, chosen = value, [m]
+        elif value == best:
+            chosen.append(m)
+    if not chosen:
+        return moves[rng.randrange(len(moves))]
+    return chosen[0] if len(chosen) == 1 else chosen[rng.randrange(len(chosen))]
 
 
 class MctsBot(_SearchBot):
