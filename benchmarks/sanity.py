@@ -4,6 +4,7 @@
     python benchmarks/sanity.py trambahn --bot greedy --bot ismcts --games 20
     nice -n 10 python benchmarks/sanity.py tramwaje --games 100 --json    # the figures of docs/games/
     python benchmarks/sanity.py tramwaje --bot greedy --games 100 --cpu-budget 600   # as many as fit in 10 CPU-minutes
+    python benchmarks/sanity.py tramwaje --bot greedy --games 100 --jobs 2           # two processes, the same figures
     python benchmarks/sanity.py trambahn --bot greedy --rules copy.rules              # another heuristic, tried
     python benchmarks/sanity.py tramwaje --bot ismcts --games 2 --set max_rounds=3    # a short trial
 
@@ -26,6 +27,7 @@ decisions with more than one legal move. Nothing is asserted: this only counts.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import statistics
 import sys
@@ -68,94 +70,149 @@ def _strength(state, cards) -> int:
     return sum(state.evaluate("strength", c) for c in cards)
 
 
-def tramwaje(args) -> dict:
-    game = ruledsl.load(args.rules or ROOT / "games/tramwaje.rules", params=args.params)
+def _tramwaje_game(args, i: int) -> dict:
+    """One game of Tramwaje (the ``i``-th of the run), counted: a worker process may play it."""
+    began = time.process_time()
+    game = _load(args, "tramwaje")
     n = args.players or 3
     cap = game.program.params.get("max_actions", 40)
+    seed = derive_seed(args.seed, i)
+    counts = {"turns": 0, "capped_turns": 0, "accepted": 0, "rejected": 0, "bought": 0, "paid": 0,
+              "paid_per_bought": [], "gifts": 0, "kings_or_wilds_given_free": 0, "attacks": 0, "repelled": 0,
+              "strengths": [], "examples": []}
+    turn = {"key": None, "actions": 0, "last": None}
+
+    def close_turn():
+        if turn["key"] is not None:
+            counts["turns"] += 1
+            if turn["actions"] >= cap and turn["last"] != "end_move":
+                counts["capped_turns"] += 1
+
+    def watch(state, move):
+        if state.decision == "action":
+            key = state.get_var("moves_played")
+            if key != turn["key"]:
+                close_turn()
+                turn.update(key=key, actions=0)
+            turn["actions"] += 1
+            turn["last"] = move.name
+            if move.name == "attack_player":
+                counts["attacks"] += 1
+        elif state.decision == "defence":
+            battle = state.zones[state.zone_id("battle")]
+            counts["strengths"].append(_strength(state, battle))
+            if move.name == "repel":
+                counts["repelled"] += 1
+        elif state.decision == "answer":
+            goods = list(state.zones[state.zone_id("goods")])
+            pay = list(state.zones[state.zone_id("payment_on_sale")])
+            for p in range(n):
+                pay += state.zones[state.zone_id(f"payment[{p}]")]
+            if move.name == "reject":
+                counts["rejected"] += 1
+                return
+            counts["accepted"] += 1
+            counts["bought"] += len(goods)
+            counts["paid"] += len(pay)
+            counts["paid_per_bought"].append(len(pay) / max(1, len(goods)))
+            if not pay:
+                counts["gifts"] += 1
+                given = [state.card_label(c) for c in goods]
+                if any(state.evaluate("wild", c) or state.evaluate("of_rank", c, 13) for c in goods):
+                    counts["kings_or_wilds_given_free"] += 1
+                counts["examples"].append({"game": i, "gift": given})
+            elif len(pay) >= 3 * len(goods):
+                counts["examples"].append({"game": i, "bought": [state.card_label(c) for c in goods],
+                                           "paid": [state.card_label(c) for c in pay]})
+
+    state, cpu, decisions = _play(game, n, seed, args.bot, watch)
+    close_turn()
+    if state.finding:
+        counts["end"] = "move_limit"
+    elif state.get_var("founded"):
+        counts["end"] = "founded"
+        counts["founder"] = state.get_var("founder")
+    else:
+        counts["end"] = "round_bound"
+    counts.update(cpu=cpu, decisions=decisions, game_cpu=time.process_time() - began)
+    return counts
+
+
+def _games(args, one):
+    """The counts of the run's games, in order: ``one(args, i)`` for each, in ``--jobs`` processes; no new
+    game is started once the CPU budget (the games' CPU time, all processes together) is spent."""
+    spent = 0.0
+    if args.jobs <= 1:
+        for i in range(args.games):
+            if args.cpu_budget and spent > args.cpu_budget:
+                return
+            row = one(args, i)
+            spent += row["game_cpu"]
+            yield i, row
+        return
+    with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
+        running = {}
+        nxt = 0
+        while nxt < args.games and len(running) < args.jobs:
+            running[nxt] = pool.submit(one, args, nxt)
+            nxt += 1
+        done = 0
+        while done < nxt:
+            row = running.pop(done).result()  # in order, so the output does not depend on --jobs
+            spent += row["game_cpu"]
+            yield done, row
+            done += 1
+            if nxt < args.games and not (args.cpu_budget and spent > args.cpu_budget):
+                running[nxt] = pool.submit(one, args, nxt)
+                nxt += 1
+
+
+def tramwaje(args) -> dict:
+    n = args.players or 3
     totals = {"games": 0, "founded": 0, "round_bound": 0, "move_limit": 0, "turns": 0, "capped_turns": 0,
-              "accepted": 0, "rejected": 0, "bought": 0, "paid": 0, "paid_per_bought": [], "gifts": 0,
-              "kings_or_wilds_given_free": 0, "attacks": 0, "repelled": 0, "strengths": [],
-              "founder_seats": [0] * n, "cpu": 0.0, "decisions": 0, "examples": []}
-    began = time.process_time()
-    for i in range(args.games):
-        if args.cpu_budget and time.process_time() - began > args.cpu_budget:
-            break  # the CPU budget is spent: the games played so far are the sample
-        seed = derive_seed(args.seed, i)
-        turn = {"key": None, "actions": 0, "last": None}
-
-        def close_turn():
-            if turn["key"] is not None:
-                totals["turns"] += 1
-                if turn["actions"] >= cap and turn["last"] != "end_move":
-                    totals["capped_turns"] += 1
-
-        def watch(state, move):
-            if state.decision == "action":
-                key = state.get_var("moves_played")
-                if key != turn["key"]:
-                    close_turn()
-                    turn.update(key=key, actions=0)
-                turn["actions"] += 1
-                turn["last"] = move.name
-                if move.name == "attack_player":
-                    totals["attacks"] += 1
-            elif state.decision == "defence":
-                battle = state.zones[state.zone_id("battle")]
-                totals["strengths"].append(_strength(state, battle))
-                if move.name == "repel":
-                    totals["repelled"] += 1
-            elif state.decision == "answer":
-                goods = list(state.zones[state.zone_id("goods")])
-                pay = list(state.zones[state.zone_id("payment_on_sale")])
-                for p in range(n):
-                    pay += state.zones[state.zone_id(f"payment[{p}]")]
-                if move.name == "reject":
-                    totals["rejected"] += 1
-                    return
-                totals["accepted"] += 1
-                totals["bought"] += len(goods)
-                totals["paid"] += len(pay)
-                totals["paid_per_bought"].append(len(pay) / max(1, len(goods)))
-                if not pay:
-                    totals["gifts"] += 1
-                    given = [state.card_label(c) for c in goods]
-                    if any(state.evaluate("wild", c) or state.evaluate("of_rank", c, 13) for c in goods):
-                        totals["kings_or_wilds_given_free"] += 1
-                    if len(totals["examples"]) < 5:
-                        totals["examples"].append({"game": i, "gift": given})
-                elif len(pay) >= 3 * len(goods) and len(totals["examples"]) < 5:
-                    totals["examples"].append({"game": i, "bought": [state.card_label(c) for c in goods],
-                                               "paid": [state.card_label(c) for c in pay]})
-
-        state, cpu, decisions = _play(game, n, seed, args.bot, watch)
-        close_turn()
+              "accepted": 0, "rejected": 0, "bought": 0, "paid": 0, "gifts": 0,
+              "kings_or_wilds_given_free": 0, "attacks": 0, "repelled": 0,
+              "founder_seats": [0] * n, "examples": []}
+    ppb, strengths, cpu, decisions, games_cpu = [], [], 0.0, 0, 0.0
+    for i, row in _games(args, _tramwaje_game):
         totals["games"] += 1
-        totals["cpu"] += cpu
-        totals["decisions"] += decisions
-        if state.finding:
-            totals["move_limit"] += 1
-        elif state.get_var("founded"):
-            totals["founded"] += 1
-            totals["founder_seats"][state.get_var("founder")] += 1
-        else:
-            totals["round_bound"] += 1
+        totals[row["end"]] += 1
+        if row["end"] == "founded":
+            totals["founder_seats"][row["founder"]] += 1
+        for key in ("turns", "capped_turns", "accepted", "rejected", "bought", "paid", "gifts",
+                    "kings_or_wilds_given_free", "attacks", "repelled"):
+            totals[key] += row[key]
+        ppb += row["paid_per_bought"]
+        strengths += row["strengths"]
+        totals["examples"] += row["examples"][:5 - len(totals["examples"])]
+        cpu += row["cpu"]
+        games_cpu += row["game_cpu"]
+        decisions += row["decisions"]
         if args.progress:
-            print(json.dumps({"game": i, "founded": totals["founded"], "turns": totals["turns"],
+            print(json.dumps({"game": i, "end": row["end"], "founded": totals["founded"], "turns": totals["turns"],
                               "capped": totals["capped_turns"], "accepted": totals["accepted"],
                               "bought": totals["bought"], "paid": totals["paid"], "gifts": totals["gifts"],
                               "kings_or_wilds_given_free": totals["kings_or_wilds_given_free"],
-                              "attacks": totals["attacks"], "cpu": round(time.process_time() - began, 1)}),
+                              "attacks": totals["attacks"], "cpu": round(games_cpu, 1)}),
                   file=sys.stderr, flush=True)
-    ppb = totals.pop("paid_per_bought")
-    strengths = totals.pop("strengths")
-    cpu, decisions = totals.pop("cpu"), totals.pop("decisions")
     return {"game": "tramwaje", "players": n, "bots": args.bot, "seed": args.seed, **totals,
             "paid_per_bought_mean": statistics.mean(ppb) if ppb else None,
             "paid_per_bought_max": max(ppb) if ppb else None,
             "paid_per_bought_overall": totals["paid"] / totals["bought"] if totals["bought"] else None,
             "attack_strength_mean": statistics.mean(strengths) if strengths else None,
             "capped_share": totals["capped_turns"] / totals["turns"] if totals["turns"] else 0.0,
-            "cpu_ms_per_decision": 1000 * cpu / decisions if decisions else 0.0, "decisions": decisions}
+            "cpu_ms_per_decision": 1000 * cpu / decisions if decisions else 0.0, "decisions": decisions,
+            "games_cpu_seconds": games_cpu}
+
+
+_LOADED: dict = {}
+
+
+def _load(args, name: str):
+    """The game, loaded once per process."""
+    if name not in _LOADED:
+        _LOADED[name] = ruledsl.load(args.rules or ROOT / f"games/{name}.rules", params=args.params)
+    return _LOADED[name]
 
 
 def trambahn(args) -> dict:
@@ -226,7 +283,10 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--progress", action="store_true", help="a line per game on stderr")
     ap.add_argument("--cpu-budget", type=float, default=0.0,
-                    help="Tramwaje: start no new game once this many CPU seconds are spent (0: no limit)")
+                    help="Tramwaje: start no new game once the games played have taken this many CPU seconds, "
+                         "all processes together (0: no limit)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="Tramwaje: games played in this many processes at once (the figures do not depend on it)")
     ap.add_argument("--rules", help="another rules file of the game (e.g. a copy with another heuristic)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="a parameter of the rules (e.g. max_rounds=3 for a short trial)")
@@ -238,6 +298,8 @@ def main() -> None:
             ap.error(f"--set {item}: give NAME=WHOLE_NUMBER, like max_rounds=3")
         args.params[name.strip()] = int(value)
     args.bot = args.bot or [DEFAULT_BOT]
+    if args.jobs < 1:
+        ap.error(f"--jobs {args.jobs}: give 1 or more")
     start = time.process_time()
     try:
         row = (tramwaje if args.game == "tramwaje" else trambahn)(args)

@@ -1,6 +1,7 @@
 """The search bots' settings that use the rules' heuristic: `lookahead` (a wide decision's moves ranked
 by where they lead), `setdone` (playouts end a set of cards early), `margin` (the depth cut judged by
-how far each player's lead moved) and `guide` (playout moves chosen as greedy would)."""
+how far each player's lead moved), `guide` (playout moves chosen as greedy would) and `few` (a
+playout's small decisions always made as greedy would)."""
 
 import random
 
@@ -53,6 +54,23 @@ def test_setdone_ends_a_set_in_a_playout_wherever_it_may():
     assert all(_first_playout_move("ismcts:depth=1,setdone=1", seed) == "done" for seed in range(20))
     # without it, done is one step among the cards left: some playouts add another card
     assert {_first_playout_move("ismcts:depth=1", seed) for seed in range(20)} == {"add", "done"}
+
+
+def test_few_makes_a_small_playout_decision_by_the_heuristic():
+    # in the set under way: four more cards or `done`; done gives the cards away (a hand is worth its size)
+    assert len(in_a_set().legal_moves()) == 5
+    assert all(_first_playout_move("ismcts:depth=1,few=5", seed) == "add" for seed in range(20))
+    # with fewer than five allowed, or none, the decision stays random: some playouts end the gift
+    for spec in ("ismcts:depth=1,few=4", "ismcts:depth=1"):
+        assert {_first_playout_move(spec, seed) for seed in range(20)} == {"add", "done"}
+    # the four cards tie: they are taken at random, not in the engine's order
+    firsts = set()
+    for seed in range(20):
+        bot, s = make_bot("ismcts:depth=1,few=5", seed), in_a_set(1)
+        before = len(s.moves)
+        bot._rollout(s, random.Random(seed))
+        firsts.add(s.moves[before])
+    assert len(firsts) > 1
 
 
 def test_lookahead_ranks_a_set_by_the_set_it_makes():

@@ -107,6 +107,9 @@ class _SearchBot(Bot):
                                           "playouts worth what its mover's lead is right after it (judged as "
                                           "`margin` judges a cut): the search leans to greedy's choice until "
                                           "its playouts say otherwise (0: off)"),
+        "few": Setting(int, 0, 0, "with a heuristic, a playout makes a decision of at most this many moves "
+                                  "as greedy would: the move after which its player's heuristic is highest, "
+                                  "ties at random (0: every playout move at random)"),
     }
 
     wants_worlds = True
@@ -114,7 +117,7 @@ class _SearchBot(Bot):
     def __init__(self, seed: int = 0, iterations: int | None = None, c: float = 0.7, depth: int = 40,
                  time: float = 0.0, seconds: float = 0.0, widen: int = 6, grade: int = 0,
                  lookahead: int = 0, setdone: float = 0.0, margin: float = 0.0, guide: float = 0.0,
-                 prior: float = 0.0):
+                 prior: float = 0.0, few: int = 0):
         self.seed = seed
         self.seconds = seconds
         if iterations is None:  # by time alone when a time is given, else 100 iterations
@@ -130,6 +133,7 @@ class _SearchBot(Bot):
         self.margin = margin
         self.guide = guide
         self.prior = prior
+        self.few = few
         self.rng = random.Random(seed)
         self._grading, self._gaps = False, [0.0, 0]  # grade's state, set for each search by choose()
         self._prior_rng = random.Random(seed + 1)  # finishes the sets of a lookahead; apart from the search's
@@ -292,6 +296,7 @@ class _SearchBot(Bot):
         made = 0
         setdone = self.setdone
         guide = self.guide
+        few = self.few
         if depth and s.program.heuristic is not None:  # the rules judge any position: stop at the depth
             while not s.over and made < depth:
                 moves = s._legal
@@ -303,6 +308,8 @@ class _SearchBot(Bot):
                     move = _greediest(s, moves, rng)
                 elif setdone and building(s) and rng.random() < setdone and any(m.name == "done" for m in moves):
                     move = next(m for m in moves if m.name == "done")
+                elif len(moves) <= few:
+                    move = _greediest(s, moves, rng)
                 else:
                     move = moves[rng.randrange(len(moves))]
                 s._apply(move)
