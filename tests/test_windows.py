@@ -70,3 +70,21 @@ def test_a_window_cannot_name_a_move_pass():
     with pytest.raises(RulesError) as e:
         ruledsl.loads(text, "claims.rules")
     assert "pass" in str(e.value)
+
+
+def test_a_move_is_judged_past_the_windows_the_others_pass():
+    """greedy's lookahead (`answers` above 0) lets the other players pass the windows a move opens,
+    so every move of a decision is judged where play goes on, not one of them inside a window."""
+    import random
+
+    from ruledsl.engine.table import in_window
+    from ruledsl.play.lookahead import after
+
+    s = game().new_game(players=3, seed=1)
+    for move in s.legal_moves():
+        inside = after(s, move, random.Random(0), answer=0)
+        assert in_window(inside) == "claims" and inside.current_player == 1  # answers=0: judged where it ends
+        past = after(s, move, random.Random(0), answer=4)
+        assert in_window(past) is None
+        assert (past.current_player, past.decision) == (1, "turn")  # both others passed: the next turn
+        assert past.cards_in("pot") == inside.cards_in("pot")  # nobody claimed

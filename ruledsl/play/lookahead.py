@@ -13,6 +13,7 @@ import random
 from ..engine.moves import Move
 from ..engine.setlog import building
 from ..engine.state import State
+from ..engine.table import in_window
 from .botbase import heuristic, outcome, standing
 
 
@@ -43,7 +44,9 @@ def finish_set(world: State, rng: random.Random, limit: int = 200, answer: int =
     of a set, the decision before the set): each decision is
     made by its player as a one-decision greedy player would (the move after which they stand best);
     a response window of another player is passed (nobody cuts in). So an offer is judged by the
-    seller's answer, and an attack by the defence and by the cards it then takes or is given."""
+    seller's answer, and an attack by the defence and by the cards it then takes or is given. Any
+    other move is followed, with ``answer`` above 0, through the other players' response windows
+    that open after it (:func:`pass_windows`)."""
     if player is None:
         player = world.actor
     answered = False
@@ -52,6 +55,8 @@ def finish_set(world: State, rng: random.Random, limit: int = 200, answer: int =
             return
         if world.actor != player and not answered:
             if not (answer and world.moves and world.moves[-1].name == "done"):
+                if answer:
+                    pass_windows(world, player, limit)
                 return
             answered = True  # from here on, follow the consequences of the set
         if answered and world.actor == player and (root is None or world.decision == root):
@@ -74,6 +79,21 @@ def finish_set(world: State, rng: random.Random, limit: int = 200, answer: int =
             outcomes = [after(world, m, rng) for m in legal]
             values = [judge(o, who) for o in outcomes]
             become(world, outcomes[values.index(max(values))])
+
+
+def pass_windows(world: State, player: int, limit: int = 200) -> None:
+    """Let every other player pass the response windows that open after the player's move, so that
+    the move is judged where the player decides again (or where another player has a real decision):
+    two moves are then compared at the same point of the game, not one before a draw the other
+    already made (an offer turned down leaves a window open; one accepted may end it and start the
+    player's next move, with its cards drawn)."""
+    for _ in range(limit):
+        if world.over or world.actor == player or in_window(world) is None:
+            return
+        passes = [m for m in world.legal_moves() if m.name == "pass"]
+        if not passes:
+            return
+        world._apply(passes[0])
 
 
 def become(world: State, other: State) -> None:
