@@ -1,12 +1,15 @@
 """Response windows (`respond NAME by p in DOMAIN ... { move ... }`): who is asked, in what order,
 when the window closes, and that it passes the checker's and verify's rules like any loop."""
 
+import random
 import textwrap
 
 import pytest
 
 import ruledsl
 from ruledsl import RulesError
+from ruledsl.engine.table import in_window
+from ruledsl.play.lookahead import after
 from ruledsl.verify.checks import verify
 
 CLAIMS = textwrap.dedent("""\
@@ -75,11 +78,6 @@ def test_a_window_cannot_name_a_move_pass():
 def test_a_move_is_judged_past_the_windows_the_others_pass():
     """greedy's lookahead (`answers` above 0) lets the other players pass the windows a move opens,
     so every move of a decision is judged where play goes on, not one of them inside a window."""
-    import random
-
-    from ruledsl.engine.table import in_window
-    from ruledsl.play.lookahead import after
-
     s = game().new_game(players=3, seed=1)
     for move in s.legal_moves():
         inside = after(s, move, random.Random(0), answer=0)
