@@ -150,3 +150,18 @@ def test_a_strong_prior_keeps_a_short_search_on_greedys_choice():
     unguided = {make_bot("ismcts:iterations=1,depth=1,margin=1", seed).choose(
         None, s.legal_moves(), Knowledge(s, 0)).name for seed in range(30)}
     assert "done" in unguided
+
+
+def test_prior_with_lookahead_judges_a_set_by_the_set_it_makes():
+    s = gifts()
+    legal = s.legal_moves()
+    values = {}
+    for spec in ("ismcts:iterations=1,depth=1,margin=1,prior=3",
+                 "ismcts:iterations=1,depth=1,margin=1,prior=3,lookahead=1"):
+        root = _Node(-1)
+        make_bot(spec, 2)._seed_root(root, Knowledge(s, 0).sample(random.Random(2)), legal)
+        values[spec] = {m.name: ch.wins / ch.visits for m, ch in root.children.items()}
+    plain, ahead = values.values()
+    # right after `give` no card has moved: as good as keeping; finished, the gift costs a card
+    assert plain["give"] == plain["keep"] == 0.5
+    assert abs(ahead["give"] - _logistic(-2.0)) < 1e-12 and ahead["keep"] == 0.5

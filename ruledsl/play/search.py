@@ -104,7 +104,8 @@ class _SearchBot(Bot):
                                           "would (the move after which its mover's heuristic is highest) "
                                           "instead of at random (0: every playout move at random)"),
         "prior": Setting(float, 0.0, 0.0, "with `margin`, each move at the root starts with this many virtual "
-                                          "playouts worth what its mover's lead is right after it (judged as "
+                                          "playouts worth what its mover's lead is right after it (with `lookahead`, "
+                                          "after its set is finished and answered, as greedy judges it; judged as "
                                           "`margin` judges a cut): the search leans to greedy's choice until "
                                           "its playouts say otherwise (0: off)"),
         "few": Setting(int, 0, 0, "with a heuristic, a playout makes a decision of at most this many moves "
@@ -236,9 +237,12 @@ class _SearchBot(Bot):
         actor = world.actor
         start = _leads(world)[actor]
         for m in legal:
-            later = world.clone()
             try:
-                later._apply(m)
+                if self.lookahead:  # a set finished and what follows answered, as greedy judges it
+                    later = after(world, m, self._prior_rng, self.lookahead)
+                else:
+                    later = world.clone()
+                    later._apply(m)
             except RulesRuntimeError:
                 continue
             if later.over and not later.finding:
