@@ -238,11 +238,7 @@ class _SearchBot(Bot):
         start = _leads(world)[actor]
         for m in legal:
             try:
-                if self.lookahead:  # a set finished and what follows answered, as greedy judges it
-                    later = after(world, m, self._prior_rng, self.lookahead)
-                else:
-                    later = world.clone()
-                    later._apply(m)
+                later = self._after(world, m)
             except RulesRuntimeError:
                 continue
             if later.over and not later.finding:
@@ -252,6 +248,15 @@ class _SearchBot(Bot):
             child = root.children[m] = _Node(actor)
             child.visits = child.avail = self.prior
             child.wins = value * self.prior
+
+    def _after(self, s, m):
+        """A copy of ``s`` after ``m``, as the root's prior and widening judge a move: with ``lookahead``,
+        a set ``m`` starts finished and what follows answered, as greedy judges it."""
+        if self.lookahead:
+            return after(s, m, self._prior_rng, self.lookahead)
+        later = s.clone()
+        later._apply(m)
+        return later
 
     def _graded(self, s) -> list[float]:
         """What a rollout's end is worth to each player, from 0 to 1: a finished game as :func:`rewards`
@@ -283,12 +288,7 @@ class _SearchBot(Bot):
         for m in moves:
             if m not in prior:
                 try:
-                    if self.lookahead:
-                        later = after(s, m, self._prior_rng, self.lookahead)
-                    else:
-                        later = s.clone()
-                        later._apply(m)
-                    prior[m] = rewards_value(later, actor)
+                    prior[m] = rewards_value(self._after(s, m), actor)
                 except RulesRuntimeError:
                     prior[m] = -math.inf
         ranked = sorted(moves, key=lambda m: -prior[m])
