@@ -190,7 +190,7 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
     every seat (a cooperative game: the row is how often the bots win together)."""
     game = ruledsl.load(ROOT / path, params=params)
     score = 0.0
-    sole = shared = played = 0
+    sole = shared = played = nobody = 0
     seconds = cpu_seconds = 0.0
     decisions = 0
     started = time.perf_counter()
@@ -215,6 +215,9 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
             else:
                 shared += 1
                 score += 0.5
+        elif not result.winners and opponent is not None:  # nobody won (a round bound): a draw, half each
+            nobody += 1
+            score += 0.5
         for p, timed in enumerate(seats):
             if p in mine:
                 seconds += timed.seconds
@@ -229,7 +232,7 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
         row = {
             "game": game.name, "rules": path, "params": params, "players": players, "bot": bot,
             "opponent": opponent, "games": played, "start": start, "seed": seed, "wins": sole, "shared": shared,
-            "win_rate": score / played, "ci95": [low, high], "decisions": decisions,
+            "nobody": nobody, "win_rate": score / played, "ci95": [low, high], "decisions": decisions,
             "seconds_per_decision": seconds / decisions if decisions else 0.0,
             "cpu_seconds_per_decision": cpu_seconds / decisions if decisions else 0.0,
             "opponent_cpu_seconds_per_decision": opponent_cpu / opponent_decisions if opponent_decisions else 0.0,
@@ -308,8 +311,8 @@ def saved_rows(paths: list[str]) -> list[dict]:
         for k in ("cpu_seconds_per_decision", "opponent_cpu_seconds_per_decision", "iterations_per_decision",
                   "opponent_iterations_per_decision", "seconds_per_decision"):
             m[k] = (m[k] * d1 + r[k] * d2) / (d1 + d2) if d1 + d2 else 0.0
-        for k in ("games", "wins", "shared", "decisions"):
-            m[k] += r[k]
+        for k in ("games", "wins", "shared", "decisions", "nobody"):
+            m[k] = m.get(k, 0) + r.get(k, 0)
         m["win_rate"] = (m["win_rate"] * n1 + r["win_rate"] * n2) / (n1 + n2)
         m["ci95"] = list(wilson(m["win_rate"] * m["games"], m["games"]))
     order = {short: k for k, (short, *_rest) in enumerate(LADDER)}
@@ -358,15 +361,18 @@ def ladder_table(rows: list[dict], seconds: float, command: str) -> str:
     lines = [LADDER_START, "",
              (f"Games in pairs of one seed with seats swapped, two players (Partnership Whist: four, the bot "
              f"in one partnership); mcts and ismcts at `seconds={seconds}` (CPU time per decision), OpenSpiel's "
-             "ISMCTSBot at the same CPU time. A shared win counts half; the interval is the 95% Wilson "
+             "ISMCTSBot at the same CPU time. A shared win counts half, and so does a game nobody won (a "
+             "round bound reached; Nobody won counts them, – for a row logged before they were counted); "
+             "the interval is the 95% Wilson "
              "interval; CPU time per decision counts decisions with more than one legal move. In a "
              "cooperative game the bot plays every seat and the row is how often the table wins."), "",
-             "| Game | Bot | Against | Games | Win rate | 95% interval | CPU per decision (bot / against) |",
-             "| --- | --- | --- | ---: | ---: | --- | ---: |"]
+             "| Game | Bot | Against | Games | Nobody won | Win rate | 95% interval | CPU per decision (bot / against) |",
+             "| --- | --- | --- | ---: | ---: | ---: | --- | ---: |"]
     for r in rows:
         against = f"`{r['opponent']}`" if r["opponent"] else "(every seat)"
         theirs = _ms(r["opponent_cpu_seconds_per_decision"]) if r["opponent"] else "—"
-        lines.append(f"| {r['game']} | `{r['bot']}` | {against} | {r['games']} | {r['win_rate']:.0%} | "
+        nobody = r["nobody"] if "nobody" in r else "–"
+        lines.append(f"| {r['game']} | `{r['bot']}` | {against} | {r['games']} | {nobody} | {r['win_rate']:.0%} | "
                      f"{r['ci95'][0]:.0%} to {r['ci95'][1]:.0%} | {_ms(r['cpu_seconds_per_decision'])} / {theirs} |")
     lines += ["", (f"({platform.python_implementation()} {platform.python_version()}, {platform.machine()}; "
                    f"`{command}`)"), "", LADDER_END]

@@ -80,3 +80,27 @@ def test_a_partnership_game_seats_the_bot_in_one_partnership():
     row = bench.measure("games/partnership_whist.rules", {}, "first", "random", 2, 1, paired=True, players=4)
     assert row["games"] == 2 and row["players"] == 4
     assert row["wins"] + row["shared"] <= 2
+
+
+# a game nobody wins: it ends after one move each, and `winner ... when` never holds
+NOBODY_WINS = MINI + """\
+var moved[player]: int = 0
+flow {
+  for p in players {
+    choose turn by p { move left { moved[p] += 1 } move right { moved[p] += 2 } }
+  }
+}
+define score(p) = moved[p]
+winner(p) when false: highest score(p)
+"""
+
+
+def test_a_game_nobody_won_counts_half_for_each_side(tmp_path):
+    path = tmp_path / "nobody.rules"
+    path.write_text(NOBODY_WINS)
+    row = bench.measure(str(path), {}, "first", "random", 4, 1, paired=True)
+    # before, a game with no winner counted as a loss of the bot measured, and so as a win of its opponent
+    assert row["nobody"] == 4 and row["wins"] == 0 and row["shared"] == 0
+    assert row["win_rate"] == 0.5
+    table = bench.ladder_table([dict(row, short="x")], 0.05, "cmd")
+    assert "| 4 | 4 | 50% |" in table

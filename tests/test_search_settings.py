@@ -133,11 +133,11 @@ def test_prior_starts_each_root_move_with_the_lead_right_after_it():
     bot = make_bot("ismcts:iterations=1,depth=1,margin=1,prior=3", 2)
     root = _Node(-1)
     legal = s.legal_moves()
-    bot._seed_root(root, Knowledge(s, 0).sample(random.Random(2)), legal)
+    bot._seed_root(root, [Knowledge(s, 0).sample(random.Random(2))], legal)
     assert set(root.children) == set(legal) and all(ch.visits == 3 for ch in root.children.values())
     values = {m.name: ch.wins / ch.visits for m, ch in root.children.items()}
-    # `done` gives the card away now: the lead falls by two; adding a card moves nothing yet
-    assert abs(values["done"] - _logistic(-2.0)) < 1e-12 and values["add"] == 0.5
+    # `done` gives the card away now: the lead falls by two (and done wins a tie: 1e-9); adding moves nothing yet
+    assert abs(values["done"] - _logistic(-2.0)) < 1e-8 and values["add"] == 0.5
 
 
 def test_a_strong_prior_keeps_a_short_search_on_greedys_choice():
@@ -159,9 +159,39 @@ def test_prior_with_lookahead_judges_a_set_by_the_set_it_makes():
     for spec in ("ismcts:iterations=1,depth=1,margin=1,prior=3",
                  "ismcts:iterations=1,depth=1,margin=1,prior=3,lookahead=1"):
         root = _Node(-1)
-        make_bot(spec, 2)._seed_root(root, Knowledge(s, 0).sample(random.Random(2)), legal)
+        make_bot(spec, 2)._seed_root(root, [Knowledge(s, 0).sample(random.Random(2))], legal)
         values[spec] = {m.name: ch.wins / ch.visits for m, ch in root.children.items()}
     plain, ahead = values.values()
     # right after `give` no card has moved: as good as keeping; finished, the gift costs a card
     assert plain["give"] == plain["keep"] == 0.5
     assert abs(ahead["give"] - _logistic(-2.0)) < 1e-12 and ahead["keep"] == 0.5
+
+
+def test_the_prior_follows_a_set_to_the_decision_where_it_began_as_greedy_does():
+    s = gifts()
+    bot = make_bot("ismcts:iterations=1,depth=1,margin=1,prior=3,lookahead=4", 2)
+    bot.choose(None, s.legal_moves(), Knowledge(s, 0))  # the turn, where a gift begins
+    s.apply(ruledsl.Move("give", ()))
+    s.apply(next(m for m in s.legal_moves() if m.name == "add"))
+    bot.choose(None, s.legal_moves(), Knowledge(s, 0))  # a step of the gift
+    assert bot._root == "turn"
+    later = bot._after(s, ruledsl.Move("done", ()), bot._root)
+    # the gift is made, the other player answers (keeps: a hand is worth its size), and player 0 is back
+    # at the turn: judged there, as greedy judges it, not after more decisions of its own
+    assert later.actor == 0 and later.decision == "turn" and len(later.moves) == len(s.moves) + 2
+    assert [m.name for m in later.moves[len(s.moves):]] == ["done", "keep"]
+    # judged from the step's own decision, the answers went on past it: player 0 decided again
+    further = bot._after(s, ruledsl.Move("done", ()), s.decision)
+    assert len(further.moves) > len(later.moves)
+
+
+def test_the_prior_takes_done_among_steps_of_a_set_worth_the_same():
+    flat = ruledsl.loads(GIFTS.replace("define heuristic(p) = size(hand[p])", "define heuristic(p) = 0"),
+                         "flat.rules")
+    s = flat.new_game(players=2, seed=1)
+    s.apply(ruledsl.Move("give", ()))
+    s.apply(next(m for m in s.legal_moves() if m.name == "add"))
+    # every step is worth the same: greedy ends the set (no larger than it needs to be), and so does the prior
+    picked = {make_bot("ismcts:iterations=1,depth=1,margin=1,prior=50", seed).choose(
+        None, s.legal_moves(), Knowledge(s, 0)).name for seed in range(10)}
+    assert picked == {"done"}

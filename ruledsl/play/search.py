@@ -58,6 +58,12 @@ def rewards_value(state, player: int) -> float:
     return heuristic(state, player)
 
 
+#: Worlds in which the root's prior judges each move with ``lookahead`` (as many as greedy samples).
+PRIOR_WORLDS = 4
+#: What ``done`` gains over a step of a set worth the same in the prior: enough to win a tie, nothing more.
+_TIE = 1e-9
+
+
 class _Node:
     __slots__ = ("avail", "children", "player", "prior", "visits", "wins")
 
@@ -137,6 +143,8 @@ class _SearchBot(Bot):
         self.few = few
         self.rng = random.Random(seed)
         self._grading, self._gaps = False, [0.0, 0]  # grade's state, set for each search by choose()
+        self._outer: str | None = None  # the decision of its last choice that was not a step of a set
+        self._root: str | None = None  # where the move being decided began (a set's: the decision before it)
         self._prior_rng = random.Random(seed + 1)  # finishes the sets of a lookahead; apart from the search's
         #: The number of iterations of the last search (for benchmarks).
         self.last_iterations = 0
@@ -158,8 +166,15 @@ class _SearchBot(Bot):
         self._grading = (self.grade > 0 and self.depth > 0 and program.heuristic is not None
                          and program.team is None and not program.cooperative)
         self._gaps = [0.0, 0]  # the sum of the heuristic gaps at the rollouts' cuts, and their number
+        here = knowledge.world
+        if building(here):  # a step of a set: the move began at the decision before the set
+            self._root = self._outer or here.decision
+        else:
+            self._root = self._outer = here.decision
         if self.prior > 0 and self.margin > 0 and program.heuristic is not None:
-            self._seed_root(root, knowledge.sample(rng) if fixed is None else fixed.clone(), legal)
+            worlds = [knowledge.sample(rng) if fixed is None else fixed.clone()
+                      for _ in range(PRIOR_WORLDS if self.lookahead else 1)]
+            self._seed_root(root, worlds, legal)
         done = 0
         for _ in range(self.iterations):
             world = knowledge.sample(rng) if fixed is None else fixed.clone()
@@ -231,29 +246,40 @@ class _SearchBot(Bot):
             node.visits += 1
             node.wins += result[node.player]
 
-    def _seed_root(self, root: _Node, world, legal) -> None:
+    def _seed_root(self, root: _Node, worlds, legal) -> None:
         """Give every move at the root ``prior`` virtual playouts, each worth what a playout cut right
-        after the move would be worth by ``margin`` (a finished game by who won)."""
-        actor = world.actor
-        start = _leads(world)[actor]
-        for m in legal:
-            try:
-                later = self._after(world, m)
-            except RulesRuntimeError:
-                continue
-            if later.over and not later.finding:
-                value = rewards(later)[actor]
-            else:
-                value = _logistic((_leads(later)[actor] - start) / self.margin)
+        after the move would be worth by ``margin`` (a finished game by who won), averaged over
+        ``worlds`` (with ``lookahead``, greedy's number of sampled worlds). Among steps of a set worth
+        the same, ``done`` comes first, as greedy takes it: a set no larger than it needs to be."""
+        actor = worlds[0].actor
+        values: dict = {}
+        for world in worlds:
+            start = _leads(world)[actor]
+            for m in legal:
+                try:
+                    later = self._after(world, m, self._root)
+                except RulesRuntimeError:
+                    continue
+                if later.over and not later.finding:
+                    value = rewards(later)[actor]
+                else:
+                    value = _logistic((_leads(later)[actor] - start) / self.margin)
+                values.setdefault(m, []).append(value)
+        setting = building(worlds[0])
+        for m, seen in values.items():
+            value = sum(seen) / len(seen)
+            if setting and m.name == "done":
+                value = min(1.0, value + _TIE)
             child = root.children[m] = _Node(actor)
             child.visits = child.avail = self.prior
             child.wins = value * self.prior
 
-    def _after(self, s, m):
+    def _after(self, s, m, root: str | None = None):
         """A copy of ``s`` after ``m``, as the root's prior and widening judge a move: with ``lookahead``,
-        a set ``m`` starts finished and what follows answered, as greedy judges it."""
+        a set ``m`` starts finished and what follows answered until the player is back at the decision
+        ``root`` (default: the one ``m`` is made in), as greedy judges it."""
         if self.lookahead:
-            return after(s, m, self._prior_rng, self.lookahead)
+            return after(s, m, self._prior_rng, self.lookahead, root)
         later = s.clone()
         later._apply(m)
         return later
