@@ -255,6 +255,11 @@ def _searching(name: str, seconds: float) -> str:
     return f"{name},seconds={seconds}" if colon else f"{name}:seconds={seconds}"
 
 
+def _cooperative_order(bot: str) -> int:
+    base = bot.partition(":")[0]
+    return COOPERATIVE_BOTS.index(base) if base in COOPERATIVE_BOTS else len(COOPERATIVE_BOTS)
+
+
 def ladder(games: int, seed: int, seconds: float, only=None, progress=None, openspiel_only: bool = False,
            start: int = 0, rungs=None, openspiel: bool = True) -> list[dict]:
     """The ladder's rows: each rung against the one below, and ismcts against OpenSpiel's ISMCTSBot
@@ -265,9 +270,9 @@ def ladder(games: int, seed: int, seconds: float, only=None, progress=None, open
         if only and short not in only:
             continue
         cooperative = ruledsl.load(ROOT / path, params=params).program.cooperative
-        if cooperative:
-            pairs = [] if openspiel_only else [(b, None) for b in COOPERATIVE_BOTS
-                                               if any(b in rung for rung in rungs)]
+        if cooperative:  # each bot a rung names plays every seat (with its settings), in the ladder's order
+            named = dict.fromkeys(b for rung in rungs for b in rung)
+            pairs = [(b, None) for b in sorted(named, key=lambda b: _cooperative_order(b))]
         else:
             pairs = list(rungs)
         if short in AGAINST_OPENSPIEL and openspiel:
@@ -362,7 +367,8 @@ def ladder_table(rows: list[dict], seconds: float, command: str) -> str:
              (f"Games in pairs of one seed with seats swapped, two players (Partnership Whist: four, the bot "
              f"in one partnership); mcts and ismcts at `seconds={seconds}` (CPU time per decision), OpenSpiel's "
              "ISMCTSBot at the same CPU time. A shared win counts half, and so does a game nobody won (a "
-             "round bound reached; Nobody won counts them, – for a row logged before they were counted); "
+             "round bound reached; Nobody won counts them, – for a cooperative row, where the table lost, "
+             "or one logged before they were counted); "
              "the interval is the 95% Wilson "
              "interval; CPU time per decision counts decisions with more than one legal move. In a "
              "cooperative game the bot plays every seat and the row is how often the table wins."), "",
@@ -371,7 +377,7 @@ def ladder_table(rows: list[dict], seconds: float, command: str) -> str:
     for r in rows:
         against = f"`{r['opponent']}`" if r["opponent"] else "(every seat)"
         theirs = _ms(r["opponent_cpu_seconds_per_decision"]) if r["opponent"] else "—"
-        nobody = r["nobody"] if "nobody" in r else "–"
+        nobody = r["nobody"] if "nobody" in r and r["opponent"] else "–"
         lines.append(f"| {r['game']} | `{r['bot']}` | {against} | {r['games']} | {nobody} | {r['win_rate']:.0%} | "
                      f"{r['ci95'][0]:.0%} to {r['ci95'][1]:.0%} | {_ms(r['cpu_seconds_per_decision'])} / {theirs} |")
     lines += ["", (f"({platform.python_implementation()} {platform.python_version()}, {platform.machine()}; "

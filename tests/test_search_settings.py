@@ -195,3 +195,12 @@ def test_the_prior_takes_done_among_steps_of_a_set_worth_the_same():
     picked = {make_bot("ismcts:iterations=1,depth=1,margin=1,prior=50", seed).choose(
         None, s.legal_moves(), Knowledge(s, 0)).name for seed in range(10)}
     assert picked == {"done"}
+
+
+def test_in_a_cooperative_game_margin_judges_the_tables_own_heuristic():
+    s = ruledsl.load("games/stairway.rules").new_game(players=2, seed=1)
+    # the table wins or loses together: every player's heuristic is the same, and a lead over the others
+    # would always be nothing, so a cut judged by how far the lead moved would see no move as better
+    assert _leads(s) == [40, 40]  # both stairs empty: room for 20 numbers on each
+    s.apply(next(m for m in s.legal_moves() if m.name == "up"))
+    assert _leads(s)[0] == _leads(s)[1] < 40

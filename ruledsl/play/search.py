@@ -35,9 +35,10 @@ from .lookahead import after
 
 
 def _leads(state) -> list[float]:
-    """Each player's heuristic less the mean of the others' (their own heuristic alone when playing solo)."""
+    """Each player's heuristic less the mean of the others' (their own heuristic alone when playing solo or
+    in a cooperative game, where a lead over the others would always be nothing)."""
     values = [heuristic(state, p) for p in range(state.n)]
-    if state.n == 1:
+    if state.n == 1 or state.program.cooperative:  # the table wins or loses together: nobody leads anybody
         return values
     total = sum(values)
     return [v - (total - v) / (state.n - 1) for v in values]
