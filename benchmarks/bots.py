@@ -61,7 +61,8 @@ LADDER = [
     ("pwhist", "games/partnership_whist.rules", {}, 4),
     ("stairway", "games/stairway.rules", {}, 2),
     ("trambahn", "games/trambahn.rules", {}, 2),
-    ("tramwaje", "games/tramwaje.rules", {}, 2),
+    # three players: two are mostly a draw (greedy against itself, 8 of 12 games end at the round bound)
+    ("tramwaje", "games/tramwaje.rules", {}, 3),
     ("trolley_bet", "games/trolley_car_bet.rules", {"single_round": True}, 2),
 ]
 #: The rungs: (bot, opponent), each of them a bot name; the search bots get ``seconds=`` of the ladder.

@@ -33,6 +33,7 @@ def play_command(file, players, seats, seed, sets, bot_name, auto) -> None:
     from ..engine.observe import move_seen
     from ..engine.setlog import building
     from ..engine.table import changes, in_window, table_view, window_open
+    from ..engine.sight import Sight
     from ..play.botbase import decide
     from ..play.bots import make_bot
 
@@ -48,6 +49,7 @@ def play_command(file, players, seats, seed, sets, bot_name, auto) -> None:
     passing: dict = {}  # human seat -> the window they pass for the rest of
     try:
         state = game.new_game(n, seed)
+        sight = Sight(state) if any(b.wants_worlds for b in bots.values()) else None
         while not state.is_over:
             player = state.current_player
             legal = state.legal_moves()
@@ -56,7 +58,7 @@ def play_command(file, players, seats, seed, sets, bot_name, auto) -> None:
                     del passing[seat]
             if player in bots:
                 bot = bots[player]
-                move = decide(bot, state, player, legal)
+                move = decide(bot, state, player, legal, sight)
                 before = state.clone()
                 if table is None:
                     table = table_view(before, watcher)

@@ -22,6 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 
 from ..engine.game import Game
+from ..engine.sight import Sight
 from ..engine.moves import Move
 from ..engine.observe import move_seen
 from ..engine.state import State
@@ -76,6 +77,8 @@ class Session:
         self.steps: list[dict] = []
         self.state = game.new_game(players, seed)
         self.bots = {p: make_bot(bot, seed=seed * 31 + p) for p in range(players) if p != seat} if live else {}
+        # search bots keep the cards their players saw go hidden where they went
+        self.sight = Sight(self.state) if any(b.wants_worlds for b in self.bots.values()) else None
         self.finding = None
         self._record(None, None)
         if moves is not None:
@@ -110,7 +113,7 @@ class Session:
             player = s.current_player
             bot = self.bots[player]
             legal = s.legal_moves()
-            self._play(decide(bot, s, player, legal))
+            self._play(decide(bot, s, player, legal, self.sight))
 
     def info(self) -> dict:
         return {"game": self.game.name, "players": self.players, "seat": self.seat, "live": self.live,

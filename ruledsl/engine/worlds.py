@@ -41,7 +41,9 @@ seed is cleared: a world holds no trace of the real game's future shuffles.
 What a world does not model (a player may know more than it keeps):
 
 - cards the player saw earlier and that were hidden again (a card drawn and
-  put back, a hand seen during a reveal): they are dealt at random again;
+  put back, a hand seen during a reveal), unless a ``known`` map says which
+  zone each lies in (:class:`~ruledsl.engine.sight.Sight` keeps it): then
+  such a card is dealt to a place of its zone, anywhere in it;
 - the order of a hidden pile the player knows (a stack sorted at setup):
   it is shuffled like any other hidden pile of its back group;
 - inferences from the other players' past moves (a player who drew instead
@@ -324,15 +326,47 @@ def _forget_variables(world: State, player: int) -> None:
             variables[slot] = None
 
 
-def _redeal(state: State, player: int, rng: random.Random | None, plan=None) -> State:
+def _dealt(spots: list, cards: list, known: dict | None, rng: random.Random | None) -> list:
+    """The cards of one pool for its spots, in the spots' order: at random (in a fixed order without
+    ``rng``), but a card ``known`` to lie in a zone goes to one of that zone's spots."""
+    if known:
+        by_zone: dict = {}
+        for c in cards:
+            z = known.get(c)
+            if z is not None:
+                by_zone.setdefault(z, []).append(c)
+        if by_zone:
+            out: list = [None] * len(spots)
+            free = [c for c in cards if c not in known]
+            for z, kept in sorted(by_zone.items()):
+                places = [k for k, (zid, _) in enumerate(spots) if zid == z]
+                if len(kept) > len(places):  # more than the zone holds now: not a knowledge to trust
+                    free.extend(kept)
+                    continue
+                kept.sort()
+                if rng is not None:
+                    places = rng.sample(places, len(kept))
+                    rng.shuffle(kept)
+                for k, c in zip(places, kept):
+                    out[k] = c
+            free.sort()
+            if rng is not None:
+                rng.shuffle(free)
+            rest = iter(free)
+            return [c if c is not None else next(rest) for c in out]
+    new = sorted(cards)
+    if rng is not None:
+        rng.shuffle(new)
+    return new
+
+
+def _redeal(state: State, player: int, rng: random.Random | None, plan=None, known: dict | None = None) -> State:
     program = state.program
     world = state.clone()
     mapping = {}
     zones, places, loc = world.zones, world.places, world.loc
     for spots, cards in plan if plan is not None else _plan(state, player):
-        new = sorted(cards)
-        if rng is not None:
-            rng.shuffle(new)
+        new = _dealt(spots, cards, known, rng)
         for (zid, i), old, card in zip(spots, cards, new):
             mapping[old] = card
             if zid >= 0:
@@ -357,11 +391,13 @@ class Knowledge:
     inside it; ``sample(rng)`` deals that world's hidden cards at random.
     """
 
-    __slots__ = ("player", "world", "_plan", "_redo", "_view")
+    __slots__ = ("player", "world", "known", "_plan", "_redo", "_view")
 
-    def __init__(self, state: State, player: int):
+    def __init__(self, state: State, player: int, known: dict | None = None):
         self.player = player
-        world = _redeal(state, player, None)
+        #: card -> zone: hidden cards the player saw go into a zone (engine/sight.py), dealt only there
+        self.known = known or None
+        world = _redeal(state, player, None, known=self.known)
         self._plan = _plan(world, player)  # the same for every sample: worked out once
         self._view = world.view(player)  # before secret choices are unmade: the real state's view
         self._redo = _unmake_secrets(world, player)  # others' secret choices: drawn again per sample
@@ -369,7 +405,7 @@ class Knowledge:
 
     def sample(self, rng: random.Random) -> State:
         """A world that agrees with everything the player can see, drawn with ``rng``."""
-        world = _redeal(self.world, self.player, rng, self._plan)
+        world = _redeal(self.world, self.player, rng, self._plan, self.known)
         _choose_again(world, self._redo, rng)
         return world
 

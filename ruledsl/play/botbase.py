@@ -14,6 +14,7 @@ import attrs
 
 from ..compiler.picking import Descending
 from ..engine.moves import Move
+from ..engine.sight import Sight
 from ..engine.state import State
 from ..engine.worlds import Knowledge
 from ..language.errors import RulesRuntimeError
@@ -60,11 +61,18 @@ class Bot:
         return f"<{type(self).__name__}>"
 
 
-def decide(bot: Bot, state: State, player: int, legal: Sequence[Move]) -> Move:
-    """Ask ``bot`` for the move of ``player`` in ``state``, showing it only what the player may know."""
+def decide(bot: Bot, state: State, player: int, legal: Sequence[Move], sight: Sight | None = None) -> Move:
+    """Ask ``bot`` for the move of ``player`` in ``state``, showing it only what the player may know.
+    With ``sight`` (a :class:`~ruledsl.engine.sight.Sight` started with the game), a search bot's worlds
+    also keep the cards the player saw go hidden where they went (the Sight catches up with the moves
+    made since it last looked)."""
     view = state.view(player) if bot.wants_view else None
     if bot.wants_worlds:
-        return bot.choose(view, legal, Knowledge(state, player))
+        known = None
+        if sight is not None:
+            sight.catch_up(state)
+            known = sight.known(player)
+        return bot.choose(view, legal, Knowledge(state, player, known))
     return bot.choose(view, legal)
 
 

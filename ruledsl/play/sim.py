@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 import attrs
 
 from ..engine.game import Game
+from ..engine.sight import Sight
 from ..language.errors import IllegalMove, ParameterError, RulesRuntimeError
 from .botbase import Bot, decide
 from .bots import make_bot
@@ -205,12 +206,14 @@ def play_game(game: Game, players: int | None = None, seed: int = 0,
     except RulesRuntimeError as err:
         raise PlayoutFailed(err, seed, n, []) from None
     seated = _seat_bots(bots, n, seed)
+    # a bot that searches worlds keeps the cards its player saw go hidden where they went
+    sight = Sight(state) if any(b.wants_worlds for b in seated) else None
     try:
         while not state.is_over:
             player = state.current_player
             legal = state.legal_moves()
             bot = seated[player]
-            move = decide(bot, state, player, legal)
+            move = decide(bot, state, player, legal, sight)
             if move not in legal:
                 raise IllegalMove(move, f"bot {bot!r} in seat {player} chose a move that is not legal", legal)
             if on_decision is not None:
