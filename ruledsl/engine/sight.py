@@ -104,27 +104,38 @@ class Sight:
 
 @attrs.frozen
 class _Look:
-    """What one player sees at one moment: the cards whose faces they see, and where (zone id, or
-    ``-1 - place`` on a board), and how many hidden cards each zone (or place) holds."""
+    """What one player sees at one moment: the cards whose faces they do not see, where every card lies
+    (a seen card's place is what they see of it), and how many hidden cards each zone (or board place,
+    ``-1 - place``) holds."""
 
-    seen: dict  # card -> zone id or -1 - place
+    unseen: frozenset
+    loc: tuple
     hidden: dict  # zone id or -1 - place -> hidden cards there
+
+    def __eq__(self, other) -> bool:  # what the player sees: the seen cards' places, not the hidden ones'
+        if not isinstance(other, _Look) or self.unseen != other.unseen or self.hidden != other.hidden:
+            return False
+        return all(a == b for c, (a, b) in enumerate(zip(self.loc, other.loc)) if c not in self.unseen)
+
+    __hash__ = None
 
 
 def _look(state: State, player: int) -> _Look:
     hidden: dict = {}
-    unseen = set()
+    unseen = []
     zones, places = state.zones, state.places
     for zid, i in hidden_positions(state, player):
         hidden[zid] = hidden.get(zid, 0) + 1
-        unseen.add(zones[zid][i] if zid >= 0 else places[-1 - zid])
-    return _Look({c: where for c, where in enumerate(state.loc) if c not in unseen}, hidden)
+        unseen.append(zones[zid][i] if zid >= 0 else places[-1 - zid])
+    return _Look(frozenset(unseen), tuple(state.loc), hidden)
 
 
 def _learn(known: dict, before: _Look, now: _Look) -> None:
     """Update ``known`` (card -> zone) from one step's change of what the player sees."""
-    left = [c for c in before.seen if c not in now.seen]  # seen before, hidden now
-    came = [c for c in now.seen if c not in before.seen]  # hidden before, seen now
+    if before.unseen == now.unseen and before.hidden == now.hidden:
+        return  # no card left or came into sight, no zone gained or lost a hidden card
+    left = now.unseen - before.unseen  # seen before, hidden now
+    came = before.unseen - now.unseen  # hidden before, seen now
     for c in came:
         known.pop(c, None)
     zones = set(before.hidden) | set(now.hidden)
@@ -135,7 +146,7 @@ def _learn(known: dict, before: _Look, now: _Look) -> None:
     # hidden cards (turned up where it lay), else in the one zone that lost some, if only one did
     elsewhere = 0
     for c in came:
-        z = now.seen[c]
+        z = now.loc[c]
         if lost.get(z, 0) > 0:
             lost[z] -= 1
         else:
