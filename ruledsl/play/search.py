@@ -112,9 +112,10 @@ class _SearchBot(Bot):
                                           "instead of at random (0: every playout move at random)"),
         "prior": Setting(float, 0.0, 0.0, "with `margin`, each move at the root starts with this many virtual "
                                           "playouts worth what its mover's lead is right after it (with `lookahead`, "
-                                          "after its set is finished and answered, as greedy judges it; judged as "
-                                          "`margin` judges a cut): the search leans to greedy's choice until "
-                                          "its playouts say otherwise (0: off)"),
+                                          "as greedy judges it: its set finished and answered until the player is "
+                                          "back where the set began, in four sampled worlds, `done` first among "
+                                          "equal steps; judged as `margin` judges a cut): the search leans to "
+                                          "greedy's choice until its playouts say otherwise (0: off)"),
         "few": Setting(int, 0, 0, "with a heuristic, a playout makes a decision of at most this many moves "
                                   "as greedy would: the move after which its player's heuristic is highest, "
                                   "ties at random (0: every playout move at random)"),
