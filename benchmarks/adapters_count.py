@@ -33,7 +33,39 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 COUNTS = {"trolley_car": 20, "uno": 30, "tramwaje": 3}  # games a row plays: a few million instructions each
-ROWS = ("native", "os", "pz", "os-floor")
+ROWS = ("native", "os", "pz", "os-floor", "native-os")
+
+
+def replay(game, players, path, params):
+    """native, playing the OpenSpiel row's games move for move (their moves recorded first, not
+    counted): ``legal_moves()``, a pick thrown away (what the rows pay for their picks), ``_apply``
+    of the move the OpenSpiel row made. The rows' games are alike, not the same (they pick among
+    actions, native among moves), and a game's length and hands change what a decision costs."""
+    import random
+
+    from ruledsl.adapters.openspiel import load_game
+
+    og = load_game(path, players=players, params=params, seeds=1000)
+    games = {}
+
+    def play(seed):
+        s = game.new_game(players, seed=seed)
+        rng = random.Random(seed)
+        for m in games[seed]:
+            rng.choice(s.legal_moves())
+            s._apply(m)
+        return s.move_count
+
+    def recorded(seed):  # the OpenSpiel row's game (benchmarks/adapters.py), its moves kept
+        st = og.new_initial_state()
+        st.apply_action(seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            st.apply_action(rng.choice(st.legal_actions()))
+        games[seed] = list(st.inner.moves)
+
+    play.record = recorded
+    return play
 
 
 def thinnest_openspiel(game, players):
@@ -115,6 +147,10 @@ def play(name: str, row: str, count: int) -> int:
         one = adapters.pettingzoo(path, 2, params, False)
     elif row == "os-floor":
         one = thinnest_openspiel(ruledsl.load(path, params=params), 2)
+    elif row == "native-os":
+        one = replay(ruledsl.load(path, params=params), 2, path, params)
+        for seed in [adapters.SEEDS - 1, *range(count)]:
+            one.record(seed)
     else:
         raise SystemExit(f"row must be one of {', '.join(ROWS)}, not {row!r}")
     one(adapters.SEEDS - 1)  # warm-up, not counted
