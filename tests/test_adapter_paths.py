@@ -67,7 +67,7 @@ def test_pettingzoo_env_agrees_with_the_plain_path():
     from ruledsl.adapters.pettingzoo import env
 
     for name in ("trolley_car", "uno"):
-        e = env(f"games/{name}.rules", players=3)
+        e = env(f"games/{name}.rules", players=3, describe_moves=True)
         e.reset(seed=1)
         rng = random.Random(1)
         while not e.game_state.is_over:
@@ -140,7 +140,7 @@ def test_kept_actions_of_moves_met_before_are_right_in_the_new_state(kept, monke
 
     if kept is not None:
         monkeypatch.setattr(steps_module, "KEPT_MOVES", kept)
-    e = pz.env("games/trolley_car.rules", players=2, params={"single_round": True})
+    e = pz.env("games/trolley_car.rules", players=2, params={"single_round": True}, describe_moves=True)
     longest = 0
     for seed in (0, 1, 0):  # seed 0 twice: every list comes back
         e.reset(seed=seed)
@@ -161,3 +161,68 @@ def test_kept_actions_of_moves_met_before_are_right_in_the_new_state(kept, monke
             assert s == expected
     if kept is not None:
         assert len(e.actions._kept) <= kept + longest  # it started again
+
+
+def _env_record(e) -> tuple:
+    """What a PettingZoo user may read of ``e`` after a step, the words of the legal moves left out."""
+    infos = {a: {k: v for k, v in info.items() if k != "legal_moves"} for a, info in e.infos.items()}
+    return (e.game_state.to_json(), e.pending, e.agent_selection, list(e.agents), dict(e.rewards),
+            dict(e._cumulative_rewards), dict(e.terminations), dict(e.truncations), infos)
+
+
+@pytest.mark.parametrize(("name", "actions"), [("trolley_car", "steps"), ("uno", "steps"), ("uno", "flat"),
+                                               ("tramwaje", "steps")])
+def test_pettingzoo_env_without_move_words_plays_as_with_them(name, actions):
+    """``describe_moves`` (off by default) only adds the words: an env with them and one without, given
+    the same actions, agree on everything else at every step, dead steps included; rewards are 0 until
+    the game ends (``step`` clears nothing before then), then the outcome; the codec's answer that
+    ``step`` reads in place is right even after the codec was asked about another state."""
+    pytest.importorskip("pettingzoo")
+    from ruledsl.adapters.encode import outcome
+    from ruledsl.adapters.pettingzoo import env
+
+    params = {"single_round": True} if name == "trolley_car" else None
+    plain, worded = (env(f"games/{name}.rules", players=2, params=params, actions=actions, describe_moves=d)
+                     for d in (False, True))
+    for seed in (0, 1):
+        rng = random.Random(seed)
+        plain.reset(seed=seed)
+        worded.reset(seed=seed)
+        pendings = 0
+        while plain.agents:
+            assert _env_record(plain) == _env_record(worded)
+            s = plain.game_state
+            assert "legal_moves" not in plain.infos[plain.agent_selection]
+            if s.is_over:  # the dead steps, one an agent
+                plain.step(None)
+                worded.step(None)
+                continue
+            assert set(plain.rewards.values()) == set(plain._cumulative_rewards.values()) == {0.0}
+            assert worded.infos[worded.agent_selection]["legal_moves"] == [s.describe(m) for m in s.legal_moves()]
+            ids = plain.actions.legal_actions(s, plain.pending)
+            assert tuple(ids) == _plain_actions(plain.actions, s, plain.pending)
+            a = rng.choice(ids)
+            if rng.random() < 0.3:  # the codec asked about another state in between: step must not use it
+                other = s.clone()
+                other._apply(other.legal_moves()[0])
+                if not other.is_over:
+                    plain.actions.legal(other)
+            if plain.pending:
+                pendings += 1
+                assert plain.infos[plain.agent_selection]["chosen_so_far"] == plain.actions.pending_text(plain.pending)
+            plain.step(a)
+            worded.step(a)
+            if plain.game_state.is_over:
+                assert [plain.rewards[x] for x in plain.possible_agents] == outcome(plain.game_state, "win")
+        assert _env_record(plain) == _env_record(worded)
+        if name == "uno" and actions == "steps":
+            assert pendings > 0  # a move taken in two steps was met, with "chosen_so_far" in the infos
+
+
+def test_describe_moves_must_be_true_or_false():
+    pytest.importorskip("pettingzoo")
+    from ruledsl.adapters.pettingzoo import env
+    from ruledsl.language.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="describe_moves must be True or False, not 'yes'"):
+        env("games/uno.rules", players=2, describe_moves="yes")

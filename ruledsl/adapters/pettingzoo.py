@@ -17,6 +17,10 @@
   at the rules' move limit is truncated, one that ended is terminated.
 - ``reset(seed=s)`` starts the game with engine seed ``s``; without a seed it
   draws one from the environment's own generator.
+- ``infos[agent]``: ``"chosen_so_far"`` while the agent chooses a move in steps;
+  with ``describe_moves=True`` also ``"legal_moves"``, the deciding agent's legal
+  moves in words (``State.describe``), written at every step (which costs about a
+  fifth of a step, so it is asked for, not given).
 - ``render()`` returns the state as text (``render_mode="ansi"``) or prints it
   (``"human"``); ``render_view=True`` shows only what the selected agent may see.
 """
@@ -33,19 +37,23 @@ from pettingzoo import AECEnv
 from ..checker import types as T
 from ..language.errors import IllegalMove, ParameterError
 from .encode import ObservationCodec, outcome, state_text
-from .steps import NO_ANSWER, NONE, StepCodec
+from .steps import NONE, StepCodec
 
 
 class RuledslEnv(AECEnv):
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "name": "ruledsl", "is_parallelizable": False}
 
     def __init__(self, game, players: int | None = None, returns: str = "win", render_mode: str | None = None,
-                 render_view: bool = False, actions: str = "steps", raw: bool = False):
+                 render_view: bool = False, actions: str = "steps", raw: bool = False,
+                 describe_moves: bool = False):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ParameterError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         if returns not in ("score", "win"):
             raise ParameterError(f"returns must be 'score' or 'win', not {returns!r}")
+        if describe_moves not in (True, False):
+            raise ParameterError(f"describe_moves must be True or False, not {describe_moves!r}")
+        self.describe_moves = bool(describe_moves)
         self.game = game
         self.players = game.player_count(players)
         self.returns = returns
@@ -72,7 +80,6 @@ class RuledslEnv(AECEnv):
         }
         self._rng = random.Random()
         self._words: dict = {}  # decision -> {id(move): (move, its plain words, its card arguments)}
-        self._answer = NO_ANSWER  # (legal list, pending, self.actions.legal's answer for them)
         self.game_state = None
 
     def observation_space(self, agent):
@@ -98,13 +105,17 @@ class RuledslEnv(AECEnv):
         self._select()
 
     def _select(self):
+        """The deciding agent selected, with its infos (``step`` does the same in place)."""
         s = self.game_state
         if not s.is_over:
-            self.agent_selection = self.possible_agents[s.actor]
-            info = {"legal_moves": self._described(s)}
-            if self.pending:
-                info["chosen_so_far"] = self.actions.pending_text(self.pending)
-            self.infos[self.agent_selection] = info
+            agent = self.agent_selection = self.possible_agents[s.actor]
+            self.infos[agent] = self._info(s)
+
+    def _info(self, s) -> dict:
+        info = {"legal_moves": self._described(s)} if self.describe_moves else {}
+        if self.pending:
+            info["chosen_so_far"] = self.actions.pending_text(self.pending)
+        return info
 
     def _described(self, s) -> list[str]:
         """``s.describe_moves(s.legal_moves())``, with each move's plain words (which depend only on
@@ -155,14 +166,9 @@ class RuledslEnv(AECEnv):
         return True
 
     def _legal(self) -> tuple:
-        """``self.actions.legal(state, pending)``, kept for the state's list of legal moves and pending."""
-        answer = self._answer
-        s = self.game_state
-        if answer[0] is s._legal and answer[1] is self.pending:
-            return answer[2], answer[3]
-        ids, leads = self.actions.legal(s, self.pending)
-        self._answer = (s._legal, self.pending, ids, leads)
-        return ids, leads
+        """``(sorted legal action ids, {action id: move or new pending})``: ``self.actions.legal``, which
+        keeps its last answer (for the state's list of legal moves and the pending)."""
+        return self.actions.legal(self.game_state, self.pending)
 
     def observe(self, agent):
         player = self._index[agent]
@@ -176,30 +182,33 @@ class RuledslEnv(AECEnv):
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action):
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        s = self.game_state
+        if s.is_over:  # every agent is terminated or truncated (set together, when the game ended)
             self._was_dead_step(action)
             return
-        s = self.game_state
-        answer = self._answer
-        if answer[0] is s._legal and answer[1] is self.pending:  # worked out once per state
-            move = answer[3].get(action)
+        pending = self.pending
+        last = self.actions._last  # the codec's answer for the list of legal moves it met last
+        if last[0] is s._legal and last[1] is pending:  # worked out once per state
+            move = last[2][1].get(action)
         else:
-            move = self._legal()[1].get(action) if not s.is_over else None
+            move = self._legal()[1].get(action)
         if move is None:  # an action the mask rules out: the state is unchanged
-            raise IllegalMove(self.actions.describe(action, self.pending), f"action {action} is not legal now",
+            raise IllegalMove(self.actions.describe(action, pending), f"action {action} is not legal now",
                               s.legal_moves())
+        # (rewards and cumulative rewards are all 0 until the game ends: nothing to clear before then)
         if move.__class__ is tuple:  # one more argument of a move taken in steps: the same agent goes on
             self.pending = move
-            self._clear_rewards()
-            self._cumulative_rewards[agent] = 0.0
-            self._select()
+            self.infos[self.agent_selection] = self._info(s)
             return
         self.pending = NONE
         s._apply(move)  # a legal move: made without checking it again
-        self._clear_rewards()
-        self._cumulative_rewards[agent] = 0.0
-        if s.is_over:
+        if not s.is_over:
+            agent = self.agent_selection = self.possible_agents[s.actor]
+            if self.describe_moves:
+                self.infos[agent] = {"legal_moves": self._described(s)}
+            elif self.infos[agent]:  # what was chosen so far of a move now made
+                self.infos[agent] = {}
+        else:
             results = outcome(s, self.returns)
             stopped = s.finding is not None
             for a in self.agents:
@@ -209,8 +218,6 @@ class RuledslEnv(AECEnv):
                 self.infos[a] = {"scores": s.scores, "winners": s.winners, "finding": s.finding}
             self._accumulate_rewards()
             self.agent_selection = self.agents[0]
-        else:
-            self._select()
 
     def render(self):
         if self.render_mode is None:

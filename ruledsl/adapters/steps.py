@@ -33,9 +33,9 @@ from ..language.errors import ParameterError
 from .encode import KEPT_MOVES, ActionCodec, ActionSpaceError
 
 NONE = ()
-# what an adapter keeps of StepCodec.legal, (legal list, pending, action ids, leads), before it has asked:
-# its first item is no list of legal moves, not even a state's None
-NO_ANSWER = (object(), NONE, (), {})
+_NO_LIST = object()  # no list of legal moves, not even a state's None
+# what an adapter keeps of StepCodec.legal, (legal list, pending, action ids, leads), before it has asked
+NO_ANSWER = (_NO_LIST, NONE, (), {})
 
 
 class StepCodec:
@@ -46,6 +46,8 @@ class StepCodec:
         self.program = program
         self.players = players
         self.steps = bool(steps)
+        # (the list of legal moves met last, pending, the answer for them), which the env reads in place
+        self._last = (_NO_LIST, NONE, ((), {}))
         if not self.steps:  # the flat numbering: one action per move
             self.heads, self.then, self.then_kinds, self.longest = [], {}, [], 1
             self.num_actions, self.pending_widths, self.pending_size = self.flat.num_actions, [], 0
@@ -73,7 +75,6 @@ class StepCodec:
         self.pending_widths = [max((r[j] for _, k, r, _ in self.flat.blocks if len(k) > j + 1), default=0)
                                for j in range(max(0, self.longest - 1))]
         self.pending_size = (len(self.heads) + sum(self.pending_widths)) if self.longest > 1 else 0
-        self._last = (None, NONE, None)  # (the list of legal moves met last, pending, the answer)
         # per decision (by its number): {id(move): (its first action, what that action leads to)}
         self._heads: list = [{} for _ in program.choices]
         self._kept: list = []  # the moves in _heads, kept alive so that their ids stay their own
@@ -87,8 +88,6 @@ class StepCodec:
         Worked out once per list of legal moves and pending (the engine makes a new list when a move
         is made, and a clone shares its original's, so the list's identity is the key); a move's
         first action is kept per decision (the moves a program lists are made once and shared)."""
-        if not self.steps:
-            return self.flat.legal(state)
         legal = state._legal
         if legal is None:
             state.legal_moves()
@@ -96,7 +95,10 @@ class StepCodec:
         last = self._last
         if last[0] is legal and (last[1] is pending or last[1] == pending):
             return last[2]
-        got = self._further(state, pending) if pending else self.first(state, legal)
+        if not self.steps:
+            got = self.flat.legal(state)
+        else:
+            got = self._further(state, pending) if pending else self.first(state, legal)
         self._last = (legal, pending, got)
         return got
 
