@@ -366,7 +366,8 @@ def _ms(seconds: float) -> str:
 def ladder_table(rows: list[dict], seconds: float, command: str) -> str:
     lines = [LADDER_START, "",
              (f"Games in pairs of one seed with seats swapped, two players (Partnership Whist: four, the bot "
-             f"in one partnership); mcts and ismcts at `seconds={seconds}` (CPU time per decision), OpenSpiel's "
+             f"in one partnership; Tramwaje: three, the bot in seats 0 and 2 of one game of a pair and in seat 1 of "
+             f"the other); mcts and ismcts at `seconds={seconds}` (CPU time per decision), OpenSpiel's "
              "ISMCTSBot at the same CPU time. A shared win counts half, and so does a game nobody won (a "
              "round bound reached; Nobody won counts them, – for a cooperative row, where the table lost, "
              "or one logged before they were counted); "
