@@ -137,3 +137,93 @@ def test_play_game_gives_search_bots_what_their_player_saw():
     assert any(known for known, _ in spy.known)  # tricks were taken face down while it played
     for known, world in spy.known:  # a Knowledge's canonical world, too, keeps them where they lie
         assert all(world.loc[c] == z for c, z in known.items())
+
+
+def _first_rule(path, players, observer=0, seeds=range(40)):
+    """A game played at random until another player's move rules cards out for ``observer``: the
+    state then, the Sight, the state before that move and the move."""
+    game = ruledsl.load(path)
+    for seed in seeds:
+        s = game.new_game(players, seed)
+        sight = Sight(s, [observer])
+        rng = random.Random(seed)
+        while not s.is_over:
+            before = s.clone()
+            m = rng.choice(s.legal_moves())
+            s._apply(m)
+            sight.follow(m)
+            if sight.ruled_out(observer):
+                return s, sight, before, m
+    raise AssertionError("no move ruled anything out")
+
+
+def test_a_player_who_does_not_follow_suit_holds_none_of_it_in_any_world():
+    s, sight, before, m = _first_rule("games/knockout_whist.rules", 2)
+    (zones, cards, allowance), = sight.ruled_out(0)
+    played = m.args[0]
+    suits = {s.card_label(c)[-1] for c in cards}
+    assert len(suits) == 1 and s.card_label(played)[-1] not in suits  # the suit led, not the card's own
+    assert allowance == 0 and {s.program.zones[z].name for z in zones} == {"hand[1]"}
+    hidden_of_suit = {c for c in range(s.program.card_count) if s.card_label(c)[-1] in suits
+                      and not s.card_visible(0, c) and c not in sight.known(0)}
+    assert cards == hidden_of_suit  # every card of the suit led that player 0 has not seen
+    kept = Knowledge(s, 0, sight.known(0), sight.ruled_out(0))
+    for i in range(30):
+        world = kept.sample(random.Random(i))
+        assert not any(c in cards for z in zones for c in world.zones[z])
+    plain = Knowledge(s, 0, sight.known(0))
+    assert any(any(c in cards for z in zones for c in plain.sample(random.Random(i)).zones[z]) for i in range(30))
+
+
+def test_a_player_who_drew_unable_to_play_held_nothing_playable_but_the_card_drawn():
+    s, sight, before, m = _first_rule("games/uno.rules", 2)
+    assert m.name == "draw"
+    (zones, cards, allowance), = sight.ruled_out(0)
+    assert allowance == 1  # the card drawn may be anything
+    assert {s.program.zones[z].name for z in zones} == {"hand[1]", "drawn[1]"}
+    kept = Knowledge(s, 0, sight.known(0), sight.ruled_out(0))
+    for i in range(30):
+        world = kept.sample(random.Random(i))
+        assert sum(1 for z in zones for c in world.zones[z] if c in cards) <= 1
+
+
+@pytest.mark.parametrize("path", GAMES)
+def test_what_a_move_rules_out_holds_in_the_real_game(path):
+    game = ruledsl.load(path)
+    players = max(2, game.program.min_players)
+    for seed in range(2):
+        s = game.new_game(players, seed)
+        sight = Sight(s)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if s.is_over:
+                break
+            m = rng.choice(s.legal_moves())
+            s._apply(m)
+            sight.follow(m)
+            for p in range(players):
+                for zones, cards, allowance in sight.ruled_out(p):
+                    held = sum(1 for z in zones for c in s.zones[z] if c in cards)
+                    assert held <= allowance, (path, seed, len(s.moves), p)
+
+
+def test_what_a_move_rules_out_is_worked_out_from_what_the_player_may_know():
+    from ruledsl.engine.sight import _look, _told
+    s, sight, before, m = _first_rule("games/knockout_whist.rules", 2)
+    actor = before.actor
+    # a world player 0 cannot tell from the real state before the move, with the card played where it
+    # really was: the move rules out the same cards there
+    knowledge = Knowledge(before, 0)
+    world = knowledge.sample(random.Random(5))
+    card = m.args[0]
+    if world.loc[card] != before.loc[card]:
+        from ruledsl.engine.sight import _swapped
+        world = _swapped(world, card, world.zones[before.loc[card]][0])
+    assert _look(world, 0) == _look(before, 0)
+    after_real, after_world = before.clone(), world.clone()
+    after_real._apply(m)
+    after_world._apply(m)
+    glimpsed = {card}
+    told_real = _told(before, m, actor, 0, ({}, []), _look(before, 0), _look(after_real, 0), glimpsed)
+    told_world = _told(world, m, actor, 0, ({}, []), _look(world, 0), _look(after_world, 0), glimpsed)
+    assert told_real is not None and told_real == told_world

@@ -33,6 +33,19 @@ pile and takes another card from it in one statement is read as if the pile
 only gained: the card is then believed in the pile while it may have left
 (a belief the player could hold too, never a secret).
 
+It also keeps what the others' moves rule out (:meth:`Sight.ruled_out`): a
+move another player made is tried in worlds the observer cannot tell from the
+game just before it (its Knowledge then), with the cards the move named in
+the mover's hand; if some of those worlds do not allow it, each card the
+observer cannot see is put in the mover's hand in place of a few of its
+cards, in worlds that do, and a card that makes the move illegal wherever it
+goes is one the mover did not hold (a player who did not follow suit holds
+none of it). The rule is kept as "these zones hold at most so many of these
+cards", the allowance growing with every hidden card the zones take in after.
+Only sampled worlds are read, so a rule too holds no secret; it is found by
+sampling, so a card the mover could have held in a rare world may be ruled
+out (none was, in random games of every game in ``games/``).
+
 The engine's own generated code runs a whole move at once; a Sight follows a
 copy of the game (a *shadow*) on a copy of the rules whose every effect step
 tells it when it has run, so ordinary play and the bots' playouts never pay
@@ -41,13 +54,22 @@ for it.
 
 from __future__ import annotations
 
+import random
 import weakref
 
 import attrs
 
+from ..checker import types as T
 from ..compiler.steps import EFFECT
+from ..language.errors import RulesRuntimeError
 from .state import State
-from .worlds import hidden_positions
+from .worlds import Knowledge, follow_cards, hidden_positions
+
+#: Worlds tried to see whether a move tells anything (it does when some of them do not allow it), and
+#: worlds allowing it in which each card is tried in the mover's hand.
+TELLS_TRIES, ALLOWING_TRIES, ALLOWING_WORLDS = 6, 40, 2
+#: Places of the mover's hand each card is tried in, in each world: ruled out only if none allows the move.
+PLACES_TRIED = 3
 
 
 class Sight:
@@ -57,17 +79,28 @@ class Sight:
     follows the moves it made since (or call :meth:`follow` with every move, after it is made), and
     :meth:`known` gives a player's map."""
 
-    def __init__(self, state: State):
+    def __init__(self, state: State, observers=None, infer: bool = True):
         self.shadow = state.clone()
         self.shadow.program = _watched(state.program)
         self.shadow._legal = None
         self.players = state.n
+        #: the players whose knowledge is kept (default: all); ``infer``: also what others' moves rule out
+        self.observers = list(range(state.n)) if observers is None else sorted(set(observers))
+        self.infer = infer
         self._known: list[dict] = [{} for _ in range(state.n)]
+        self._rules: list[list] = [[] for _ in range(state.n)]
+        self._glimpsed: list[set] = [set() for _ in range(state.n)]  # cards seen during the move being made
         self._looks = [_look(self.shadow, p) for p in range(state.n)]
 
     def known(self, player: int) -> dict:
         """``card -> zone id`` of the cards ``player`` cannot see now but knows the zone of."""
         return dict(self._known[player])
+
+    def ruled_out(self, player: int) -> list:
+        """What others' moves told ``player``: ``(zones, cards, allowance)``, each saying that the zones
+        hold at most ``allowance`` of ``cards`` (a player who did not follow suit holds none of it;
+        a player who drew, unable to play, held nothing playable: at most the one card drawn)."""
+        return [tuple(r) for r in self._rules[player]]
 
     def catch_up(self, state: State) -> None:
         """Follow the moves ``state`` has made since this Sight last looked (a driver calls this before
@@ -76,7 +109,7 @@ class Sight:
         done = len(self.shadow.moves)
         moves = state.moves
         if len(moves) < done or (done and moves[done - 1] != self.shadow.moves[-1]) or state.n != self.players:
-            self.__init__(state)
+            self.__init__(state, self.observers, self.infer)
             return
         for m in moves[done:]:
             self.follow(m)
@@ -87,18 +120,30 @@ class Sight:
         if shadow.shown:  # what `show` showed lasts until the next move begins: it ends here
             shadow.shown = []
             self.look()
+        actor = shadow.actor
+        watching = [o for o in self.observers if o != actor] if self.infer and actor >= 0 else []
+        before = shadow.clone() if watching else None
+        looks = list(self._looks)
+        self._glimpsed = [set() for _ in range(self.players)]
+        knew = {o: (dict(self._known[o]), self.ruled_out(o)) for o in watching}
         _following.append(self)
         try:
             shadow._apply(move)
         finally:
             _following.pop()
         self.look()
+        for o in watching:
+            rule = _told(before, move, actor, o, knew[o], looks[o], self._looks[o], self._glimpsed[o])
+            if rule is not None:
+                self._rules[o].append(rule)
 
     def look(self) -> None:
-        """What every player sees now, against what they saw at the last look."""
-        for p in range(self.players):
+        """What every observer sees now, against what they saw at the last look."""
+        for p in self.observers:
             now = _look(self.shadow, p)
+            self._glimpsed[p] |= self._looks[p].unseen - now.unseen  # seen at some moment of the move
             _learn(self._known[p], self._looks[p], now)
+            _widen(self._rules[p], self._looks[p], now)
             self._looks[p] = now
 
 
@@ -168,6 +213,121 @@ def _learn(known: dict, before: _Look, now: _Look) -> None:
     if left and receiver is not None and now.hidden[receiver] - before.hidden.get(receiver, 0) >= len(left):
         for c in left:
             known[c] = receiver
+
+
+def _widen(rules: list, before: _Look, now: _Look) -> None:
+    """Hidden cards that came into a ruled zone may be any cards: each one more the zones may hold. A
+    rule that allows as many as the zones hold says nothing any more, and is dropped."""
+    for rule in list(rules):
+        zones, _cards, allowance = rule
+        held_before = sum(before.hidden.get(z, 0) for z in zones)
+        held = sum(now.hidden.get(z, 0) for z in zones)
+        if held > held_before:
+            rule[2] = allowance = allowance + held - held_before
+        if allowance >= held:
+            rules.remove(rule)
+
+
+def _told(before: State, move, actor: int, player: int, knew: tuple, look_before: _Look,
+          look_after: _Look, glimpsed: set):
+    """What ``actor``'s ``move`` (made in ``before``) rules out for ``player``: a rule ``[zones, cards,
+    allowance]`` (see :meth:`Sight.ruled_out`), or None when it tells nothing this can find.
+
+    The move is tried in worlds ``player`` cannot tell from ``before`` (its Knowledge then), with the
+    cards it names in ``actor``'s hand (the player saw them come out of it). If every world tried allows
+    it, it tells nothing. Else, in worlds that allow it, each card the player cannot see is put in
+    ``actor``'s hand in place of another: a card that makes the move illegal in every such world is one
+    ``actor`` did not hold. Only the worlds are read: nothing secret."""
+    program = before.program
+    option = next((o for o in program.choices[before.choice].options if o.name == move.name), None)
+    if option is None:
+        return None
+    named = [a for a, kind in zip(move.args, option.kinds) if kind == T.CARD]
+    if any(c in look_before.unseen and c not in glimpsed for c in named):
+        return None  # the player never saw which card the move took: they cannot test it
+    zones = frozenset(z.zid for z in program.zones
+                      if before.sees(actor, z.zid) == "all" and before.sees(player, z.zid) != "all")
+    if not zones:
+        return None
+    known, rules = knew
+    rng = random.Random(len(before.moves) * 7919 + player)
+    try:
+        knowledge = Knowledge(before, player, known, rules)
+    except RulesRuntimeError:
+        return None
+    allowing = []
+    for tried in range(1, ALLOWING_TRIES + 1):
+        world = _pinned(knowledge.sample(rng), named, zones, player, rng)
+        if world is not None and _allows(world, move, actor):
+            allowing.append(world)
+        if tried == TELLS_TRIES and len(allowing) == TELLS_TRIES:
+            return None  # every world tried allows it: it tells nothing
+        if tried >= TELLS_TRIES and len(allowing) >= ALLOWING_WORLDS:
+            break
+    if not allowing:
+        return None
+    possible = set(named)
+    hidden = look_before.unseen - set(named) - set(known)  # a card known elsewhere is not tried
+    for world in allowing[:ALLOWING_WORLDS]:
+        spots = [(z, i) for z, i in hidden_positions(world, player) if z in zones
+                 and world.zones[z][i] not in possible.intersection(named)]
+        inside = {world.zones[z][i] for z, i in spots}
+        possible |= inside
+        for x in hidden - possible:
+            if not spots:
+                break
+            # x in the hand in place of a few of its cards: a move that only some cards allow (the card
+            # just drawn fits) must not rule x out for the place it was tried in
+            for z, i in rng.sample(spots, min(PLACES_TRIED, len(spots))):
+                if _allows(_swapped(world, x, world.zones[z][i]), move, actor):
+                    possible.add(x)
+                    break
+    out = frozenset(hidden - possible)
+    if not out:
+        return None
+    came = len(look_before.unseen - look_after.unseen) + len(glimpsed & look_after.unseen)
+    held = sum(look_after.hidden.get(z, 0) for z in zones)
+    allowance = max(0, held - sum(look_before.hidden.get(z, 0) for z in zones) + came)
+    return [zones, out, allowance] if allowance < held else None
+
+
+def _allows(world: State, move, actor: int) -> bool:
+    if world.over or world.actor != actor:
+        return False
+    try:
+        return move in world.legal_moves()
+    except RulesRuntimeError:
+        return False
+
+
+def _pinned(world: State, cards: list, zones: frozenset, player: int, rng: random.Random):
+    """``world`` with ``cards`` in the ``zones`` (hidden from ``player``), each traded for a hidden card
+    there; None if there is no room."""
+    for c in cards:
+        if world.loc[c] in zones:
+            continue
+        spots = [(z, i) for z, i in hidden_positions(world, player)
+                 if z in zones and world.zones[z][i] not in cards]
+        if not spots or world.loc[c] < 0:
+            return None
+        z, i = spots[rng.randrange(len(spots))]
+        world = _swapped(world, c, world.zones[z][i])
+    return world
+
+
+def _swapped(world: State, x: int, y: int) -> State:
+    """A copy of ``world`` with cards ``x`` and ``y`` in each other's places (both in zones)."""
+    out = world.clone()
+    zones, loc = out.zones, out.loc
+    zx, zy = loc[x], loc[y]
+    if zx < 0 or zy < 0:
+        return out
+    ix, iy = zones[zx].index(x), zones[zy].index(y)
+    zones[zx][ix], zones[zy][iy] = y, x
+    loc[x], loc[y] = zy, zx
+    follow_cards(out, {x: y, y: x})
+    out._legal = None
+    return out
 
 
 #: The Sights whose shadow game is making a move now (innermost last): the watched steps report to it.

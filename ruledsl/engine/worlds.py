@@ -46,8 +46,10 @@ What a world does not model (a player may know more than it keeps):
   such a card is dealt to a place of its zone, anywhere in it;
 - the order of a hidden pile the player knows (a stack sorted at setup):
   it is shuffled like any other hidden pile of its back group;
-- inferences from the other players' past moves (a player who drew instead
-  of playing probably had nothing to play);
+- inferences from the other players' past moves, unless ``rules`` give them
+  (:meth:`~ruledsl.engine.sight.Sight.ruled_out`: zones that hold at most so
+  many of some cards, such as a player who did not follow suit); then every
+  world keeps them;
 - flow locals whose type the compiler does not know as a card;
 - the real values of variables the player may not see (``var x: int
   hidden``, another player's ``owner`` variable): in every world they hold
@@ -326,47 +328,65 @@ def _forget_variables(world: State, player: int) -> None:
             variables[slot] = None
 
 
-def _dealt(spots: list, cards: list, known: dict | None, rng: random.Random | None) -> list:
+def _dealt(spots: list, cards: list, known: dict | None, rng: random.Random | None, rules=()) -> list:
     """The cards of one pool for its spots, in the spots' order: at random (in a fixed order without
-    ``rng``), but a card ``known`` to lie in a zone goes to one of that zone's spots."""
-    if known:
-        by_zone: dict = {}
-        for c in cards:
-            z = known.get(c)
-            if z is not None:
-                by_zone.setdefault(z, []).append(c)
-        if by_zone:
-            out: list = [None] * len(spots)
-            free = [c for c in cards if c not in known]
-            for z, kept in sorted(by_zone.items()):
-                places = [k for k, (zid, _) in enumerate(spots) if zid == z]
-                if len(kept) > len(places):  # more than the zone holds now: not a knowledge to trust
-                    free.extend(kept)
-                    continue
-                kept.sort()
-                if rng is not None:
-                    places = rng.sample(places, len(kept))
-                    rng.shuffle(kept)
-                for k, c in zip(places, kept):
-                    out[k] = c
-            free.sort()
-            if rng is not None:
-                rng.shuffle(free)
-            rest = iter(free)
-            return [c if c is not None else next(rest) for c in out]
-    new = sorted(cards)
+    ``rng``), but a card ``known`` to lie in a zone goes to one of that zone's spots, and the spots of
+    a rule's zones get at most its allowance of its cards (``rules``: ``(zones, cards, allowance)``,
+    what others' moves told; engine/sight.py)."""
+    if not known and not rules:
+        new = sorted(cards)
+        if rng is not None:
+            rng.shuffle(new)
+        return new
+    out: list = [None] * len(spots)
+    known = known or {}
+    by_zone: dict = {}
+    for c in cards:
+        z = known.get(c)
+        if z is not None:
+            by_zone.setdefault(z, []).append(c)
+    free = [c for c in cards if c not in known]
+    for z, kept in sorted(by_zone.items()):
+        places = [k for k, (zid, _) in enumerate(spots) if zid == z]
+        if len(kept) > len(places):  # more than the zone holds now: not a knowledge to trust
+            free.extend(kept)
+            continue
+        kept.sort()
+        if rng is not None:
+            places = rng.sample(places, len(kept))
+            rng.shuffle(kept)
+        for k, c in zip(places, kept):
+            out[k] = c
+    free.sort()
     if rng is not None:
-        rng.shuffle(new)
-    return new
+        rng.shuffle(free)
+    for zones, ruled, allowance in rules:
+        places = [k for k, (zid, _) in enumerate(spots) if zid in zones and out[k] is None]
+        budget = allowance - sum(1 for k, (zid, _) in enumerate(spots) if zid in zones and out[k] in ruled)
+        picked, rest = [], []
+        for c in free:
+            if len(picked) < len(places) and (c not in ruled or budget > 0):
+                budget -= c in ruled
+                picked.append(c)
+            else:
+                rest.append(c)
+        if len(picked) < len(places):  # not cards enough outside the rule: it cannot hold here
+            continue
+        for k, c in zip(places, picked):
+            out[k] = c
+        free = rest
+    rest = iter(free)
+    return [c if c is not None else next(rest) for c in out]
 
 
-def _redeal(state: State, player: int, rng: random.Random | None, plan=None, known: dict | None = None) -> State:
+def _redeal(state: State, player: int, rng: random.Random | None, plan=None, known: dict | None = None,
+            rules=()) -> State:
     program = state.program
     world = state.clone()
     mapping = {}
     zones, places, loc = world.zones, world.places, world.loc
     for spots, cards in plan if plan is not None else _plan(state, player):
-        new = _dealt(spots, cards, known, rng)
+        new = _dealt(spots, cards, known, rng, rules)
         for (zid, i), old, card in zip(spots, cards, new):
             mapping[old] = card
             if zid >= 0:
@@ -391,13 +411,15 @@ class Knowledge:
     inside it; ``sample(rng)`` deals that world's hidden cards at random.
     """
 
-    __slots__ = ("player", "world", "known", "_plan", "_redo", "_view")
+    __slots__ = ("player", "world", "known", "rules", "_plan", "_redo", "_view")
 
-    def __init__(self, state: State, player: int, known: dict | None = None):
+    def __init__(self, state: State, player: int, known: dict | None = None, rules=()):
         self.player = player
         #: card -> zone: hidden cards the player saw go into a zone (engine/sight.py), dealt only there
         self.known = known or None
-        world = _redeal(state, player, None, known=self.known)
+        #: (zones, cards, allowance): what others' moves told (engine/sight.py), kept by every world
+        self.rules = tuple(rules)
+        world = _redeal(state, player, None, known=self.known, rules=self.rules)
         self._plan = _plan(world, player)  # the same for every sample: worked out once
         self._view = world.view(player)  # before secret choices are unmade: the real state's view
         self._redo = _unmake_secrets(world, player)  # others' secret choices: drawn again per sample
@@ -405,7 +427,7 @@ class Knowledge:
 
     def sample(self, rng: random.Random) -> State:
         """A world that agrees with everything the player can see, drawn with ``rng``."""
-        world = _redeal(self.world, self.player, rng, self._plan, self.known)
+        world = _redeal(self.world, self.player, rng, self._plan, self.known, self.rules)
         _choose_again(world, self._redo, rng)
         return world
 

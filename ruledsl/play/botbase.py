@@ -68,11 +68,11 @@ def decide(bot: Bot, state: State, player: int, legal: Sequence[Move], sight: Si
     made since it last looked)."""
     view = state.view(player) if bot.wants_view else None
     if bot.wants_worlds:
-        known = None
+        known, rules = None, ()
         if sight is not None:
             sight.catch_up(state)
-            known = sight.known(player)
-        return bot.choose(view, legal, Knowledge(state, player, known))
+            known, rules = sight.known(player), sight.ruled_out(player)
+        return bot.choose(view, legal, Knowledge(state, player, known, rules))
     return bot.choose(view, legal)
 
 

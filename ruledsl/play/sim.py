@@ -207,7 +207,8 @@ def play_game(game: Game, players: int | None = None, seed: int = 0,
         raise PlayoutFailed(err, seed, n, []) from None
     seated = _seat_bots(bots, n, seed)
     # a bot that searches worlds keeps the cards its player saw go hidden where they went
-    sight = Sight(state) if any(b.wants_worlds for b in seated) else None
+    watched = [p for p, b in enumerate(seated) if b.wants_worlds]
+    sight = Sight(state, watched) if watched else None
     try:
         while not state.is_over:
             player = state.current_player
