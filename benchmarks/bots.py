@@ -165,7 +165,7 @@ class OpenSpielIsmcts(Bot):
             return legal[0]
         state = self.game.new_initial_state()
         # a world the player cannot tell from the real one (others' secret choices drawn again)
-        state.become(knowledge.sample(self.rng))
+        state.become(knowledge.sample(self.rng), knowledge)  # resampled from the same Knowledge
         codec = state._box.setup.actions
         while True:  # a move of two arguments is taken in steps (ruledsl.adapters.steps): search each
             action = self.bot.step(state)

@@ -88,3 +88,34 @@ def test_a_state_made_from_a_sampled_world_resamples_and_searches():
                            random_state=np.random.RandomState(1), use_observation_string=True,
                            allow_inconsistent_action_sets=True)
     assert bot.step(state) in real.legal_actions()
+
+
+def test_a_state_that_became_a_world_resamples_from_the_knowledge_it_came_from():
+    import random
+
+    import ruledsl
+    from ruledsl.engine.sight import Sight
+    from ruledsl.engine.worlds import Knowledge
+
+    rules = ruledsl.load("games/knockout_whist.rules")
+    s = rules.new_game(2, 3)
+    sight = Sight(s, [0])
+    rng = random.Random(3)
+    while len(s.moves) < 6 or s.current_player != 0:  # tricks taken face down: cards known in a pile
+        m = rng.choice(s.legal_moves())
+        s._apply(m)
+        sight.follow(m)
+    known = sight.known(0)
+    assert known
+    knowledge = Knowledge(s, 0, known, sight.ruled_out(0))
+    state = load_game("games/knockout_whist.rules", players=2).new_initial_state()
+    state.become(knowledge.sample(random.Random(1)), knowledge)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(10):  # a card seen going into a pile stays there in every resampled world
+        world = state.resample_from_infostate(0, sampler)
+        assert all(world.inner.loc[c] == z for c, z in known.items())
+    # another player's infostate, or a state without it, resamples as before: anywhere hidden
+    plain = load_game("games/knockout_whist.rules", players=2).new_initial_state()
+    plain.become(knowledge.sample(random.Random(1)))
+    moved = [plain.resample_from_infostate(0, sampler) for _ in range(10)]
+    assert any(any(w.inner.loc[c] != z for c, z in known.items()) for w in moved)

@@ -291,7 +291,12 @@ class RuledslState(pyspiel.State):
         if self.inner is None or self.inner.is_over:
             return clone
         seed = int(float(probability_sampler()) * (1 << 53))
-        world = Knowledge(self.inner, player_id).sample(random.Random(seed))
+        given = self._box.knowledge
+        if given is not None and given[0].player == player_id and given[1] == len(self.inner.moves):
+            knowledge = given[0]  # what the player knows of the world this state became (see become)
+        else:
+            knowledge = Knowledge(self.inner, player_id)
+        world = knowledge.sample(random.Random(seed))
         seen, records = self._box.recall()
         histories = [list(seen[p]) if p == player_id else ["resampled", ObservationCodec.text(world.view(p))]
                      for p in range(self.inner.n)]
@@ -301,11 +306,15 @@ class RuledslState(pyspiel.State):
         clone._box.memory = (len(world.moves), world.clone(), histories, records)
         return clone
 
-    def become(self, world) -> None:
+    def become(self, world, knowledge=None) -> None:
         """Make this state the ruledsl state ``world``, such as a world sampled from a player's
         Knowledge. A world has no seed to replay its history from, so every player's history (views and
-        moves seen) starts again from what they see in it (as the other players' do after resample_from_infostate)."""
+        moves seen) starts again from what they see in it (as the other players' do after resample_from_infostate).
+        With ``knowledge`` (the Knowledge ``world`` was sampled from, which may know what the player saw
+        and what the others' moves ruled out: engine/sight.py), resampling for its player here draws
+        from it, as ruledsl's own search does."""
         self._box.state = world
+        self._box.knowledge = None if knowledge is None else (knowledge, len(world.moves))
         self._box.memory = (len(world.moves), world.clone(),
                             [["resampled", ObservationCodec.text(world.view(p))] for p in range(world.n)],
                             self._box.setup.history.start())  # the moves seen: none yet, in the world
@@ -344,6 +353,7 @@ class _Box:
         # and what each leads to, worked out once per state; a clone shares it while it shares the
         # list (State.clone does), and an action or a new state gives a new list, so a new answer
         self.answer = NO_ANSWER
+        self.knowledge = None  # (a Knowledge, the number of moves of the world it was given for): become()
 
     def legal(self) -> tuple:
         """``(sorted legal action ids, {action id: move or new pending})`` of the deciding player now."""
@@ -382,6 +392,7 @@ class _Box:
     def __deepcopy__(self, memo):
         box = _Box(self.params, None if self.state is None else self.state.clone(), self.memory, self.pending)
         box.answer = self.answer  # never changed in place, and keyed by the legal list the clone shares
+        box.knowledge = self.knowledge
         return box
 
     def __reduce__(self):  # pickling (pyspiel serializes a Python state with pickle): the state as JSON
