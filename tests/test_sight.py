@@ -227,3 +227,20 @@ def test_what_a_move_rules_out_is_worked_out_from_what_the_player_may_know():
     told_real = _told(before, m, actor, 0, ({}, []), _look(before, 0), _look(after_real, 0), glimpsed)
     told_world = _told(world, m, actor, 0, ({}, []), _look(world, 0), _look(after_world, 0), glimpsed)
     assert told_real is not None and told_real == told_world
+
+
+def test_the_shadow_game_of_a_game_with_rule_coverage_counts_nothing():
+    from ruledsl.engine.coverage import instrument
+
+    counted, coverage = instrument(ruledsl.load("games/knockout_whist.rules"))
+    s = counted.new_game(2, 3)
+    sight = Sight(s)
+    rng = random.Random(3)
+    runs, fired = sum(coverage.runs), sum(coverage.fired)
+    for _ in range(10):
+        m = rng.choice(s.legal_moves())
+        s._apply(m)
+        once = sum(coverage.runs), sum(coverage.fired)
+        sight.follow(m)  # the move made again, in the shadow game only
+        assert (sum(coverage.runs), sum(coverage.fired)) == once
+    assert sum(coverage.runs) > runs and sight.known(0)  # the game counted; the shadow followed it

@@ -145,10 +145,14 @@ def _instrumented(p, cov: Coverage):
     return attrs.evolve(p, code=code, triggers=triggers)
 
 
+# Each counting step keeps the step it counts as ``__wrapped__``: a copy of the game that must not count
+# (a Sight's shadow game, engine/sight.py) takes the steps back.
+
 def _counted(fn, runs, pc):
     def step(st, L):
         runs[pc] += 1
         return fn(st, L)
+    step.__wrapped__ = fn
     return step
 
 
@@ -159,6 +163,7 @@ def _branch(fn, true, false, pc):
             return True
         false[pc] += 1
         return False
+    step.__wrapped__ = fn
     return step
 
 
@@ -168,6 +173,7 @@ def _fires(fn, fired, i):
             fired[i] += 1
             return True
         return False
+    cond.__wrapped__ = fn
     return cond
 
 

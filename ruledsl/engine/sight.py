@@ -337,15 +337,18 @@ _watched_programs: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 def _watched(program):
     """A copy of ``program`` whose effect steps each end with a look of the Sight following it (made
-    once per program: its generated code is built on first use)."""
+    once per program: its generated code is built on first use). Steps that count themselves for rule
+    coverage (engine/coverage.py) are taken back first: the shadow game's moves are not played twice."""
     found = _watched_programs.get(program)
     if found is None:
         code = []
         for kind, a, b, span in program.code:
+            a = getattr(a, "__wrapped__", a)
             if kind == EFFECT:
                 a = _looking(a)
             code.append([kind, a, b, span])
-        found = _watched_programs[program] = attrs.evolve(program, code=code)
+        triggers = [attrs.evolve(t, cond=getattr(t.cond, "__wrapped__", t.cond)) for t in program.triggers]
+        found = _watched_programs[program] = attrs.evolve(program, code=code, triggers=triggers)
     return found
 
 
