@@ -58,8 +58,12 @@ def native(game, players):
 def openspiel(path, players, params):
     from ruledsl.adapters.openspiel import load_game
 
-    og = load_game(path, players=players, params=params, seeds=SEEDS)
+    return random_play(load_game(path, players=players, params=params, seeds=SEEDS))
 
+
+def random_play(og):
+    """A game of the pyspiel game ``og`` (a ruledsl game behind it) from ``seed``, random actions picked
+    by ``random.Random(seed)``: returns the ruledsl moves made."""
     def play(seed):
         st = og.new_initial_state()
         st.apply_action(seed)

@@ -74,8 +74,6 @@ def thinnest_openspiel(game, players):
     its own); pyspiel's C++ ``apply_action`` calls ``current_player`` and ``_apply_action`` back, as
     it does for the adapter. What this row costs over native is what no adapter can go below
     through pyspiel's Python game API."""
-    import random
-
     import pyspiel
 
     game_type = pyspiel.GameType(
@@ -119,16 +117,9 @@ def thinnest_openspiel(game, players):
             return State(self)
 
     pyspiel.register_game(game_type, Game)
-    og = pyspiel.load_game("python_ruledsl_floor")
+    import adapters
 
-    def play(seed):
-        st = og.new_initial_state()
-        st.apply_action(seed)
-        rng = random.Random(seed)
-        while not st.is_terminal():
-            st.apply_action(rng.choice(st.legal_actions()))
-        return st.inner.move_count
-    return play
+    return adapters.random_play(pyspiel.load_game("python_ruledsl_floor"))
 
 
 def play(name: str, row: str, count: int) -> int:
