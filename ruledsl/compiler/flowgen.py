@@ -590,8 +590,7 @@ class Flow:
         made = CardTable(o.where, slot, self.program.card_count)
         tab = self._name("Xtab", made)
         rows = self._name("Xrows", made.rows)  # the table's rows, one dict for its life (cleared, never replaced)
-        key = "(" + "".join(f"s.vars[{k}], " for k in o.key) + ")"
-        self._line(f"    _key = {key}{where}")
+        self._line(f"    _key = {o.key}{where}")
         if o.params:  # a row holds each card's move, False, or None where working it out failed
             dom = self._iter(o.params[0][1])
             self._line(f"    _row = {rows}.get(_key)")
