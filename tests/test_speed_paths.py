@@ -2,6 +2,7 @@
 run them: the quantifier loops of purity.each_loop (a define's `any`/`all`/`count` is the same
 generated function for the steps and the flow) and the listing of moves on the state's own locals."""
 
+import functools
 import random
 import re
 from pathlib import Path
@@ -348,3 +349,97 @@ def test_a_tabled_condition_meets_an_empty_pile_as_the_rule_does():
             assert plain is None and fast.legal_moves() == slow.legal_moves()
     assert failed and listed
 
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_a_stretch_calls_the_stretches_it_jumps_to_only_off_loops_and_is_charged_their_work(path):
+    """A stretch on no loop of the flow returns the value of the stretch it jumps out to, called in
+    place (compiler/branches.py); its weight (the units of work State._run charges it) covers its
+    callees' (so the work bound stays an upper bound); a stretch on a loop still returns the step,
+    so each round of the loop is charged through State._run. (tests/test_generated.py plays every
+    game through these calls against the step interpreter.)"""
+    from ruledsl.compiler.branches import exits, on_loops
+    from ruledsl.compiler.flowgen import MAX_FOLLOW, MAX_TRACE
+
+    game = ruledsl.load(path)
+    game.new_game(4 if "partnership" in path.stem else 2, 0)
+    flow = game.program.flow
+    code = game.program.code
+    leaders = [pc for pc, fn in enumerate(flow.blocks) if fn is not None]
+    looping = on_loops({pc: exits(code, pc, MAX_TRACE, MAX_FOLLOW) for pc in leaders})
+    assert not looping & flow._calling
+    calls = 0
+    for pc, text in re.findall(r"^def _b(\d+)\(s, L\):\n(.*?)(?=^def |\Z)", flow.source, re.S | re.M):
+        callees = [int(x) for x in re.findall(r"return _b(\d+)\(s, L\)", text)]
+        if int(pc) not in flow._calling:
+            assert not callees, pc
+        for x in callees:
+            assert flow.weights[int(pc)] >= flow.weights[x] + 1, (pc, x)
+        calls += len(callees)
+    assert calls > 0
+
+
+def test_the_stretches_on_a_loop_are_found():
+    """branches.on_loops over a small step list: a `while` whose test and body go round through two
+    stretches; the stretch after it (reached from the loop's exit) is on no loop."""
+    from ruledsl.compiler.branches import exits, on_loops, reached
+    from ruledsl.compiler.steps import CHOOSE, EFFECT, JUMP, JUMP_IF_NOT
+
+    at = None
+    code = [(EFFECT, None, None, at),         # 0
+            (JUMP_IF_NOT, None, 5, at),       # 1: while ... (the exit: 5)
+            (JUMP_IF_NOT, None, 4, at),       # 2:   if ... else 4
+            (JUMP, 1, None, at),              # 3:   back to the test
+            (JUMP, 1, None, at),              # 4:   back to the test
+            (JUMP_IF_NOT, None, 7, at),       # 5: if ... else 7
+            (CHOOSE, 0, None, at),            # 6
+            (CHOOSE, 0, None, at)]            # 7
+    leaders = [0, 1, 4, 5, 7]
+    assert on_loops({pc: exits(code, pc, 400, 60) for pc in leaders}) == {1, 4}
+    assert reached(5, {5: {5, 6}, 7: {7}}, {5: {7}}) == {5, 6, 7}
+
+
+def test_calls_between_stretches_nest_no_deeper_than_the_bound():
+    """A long chain of `if`s between two decisions: each `if` ends a stretch, each stretch calls the
+    next; past branches.MAX_DEPTH a stretch returns the step instead (State._run calls on), so a
+    file's length cannot exhaust Python's stack. Played against the step interpreter."""
+    import step_interpreter
+
+    from ruledsl.compiler.branches import MAX_DEPTH
+
+    ifs = "\n".join(f"      if x == {k} {{ x += 1 }}" for k in range(3 * MAX_DEPTH))
+    text = f"""\
+game "Chain"
+players 2..2
+limit 40 moves
+var x: int = 0
+flow {{
+  turns from 0 until x > 1000 {{
+    choose turn by current {{
+      move step {{
+      x = 0
+{ifs}
+      }}
+      move jump {{
+      x = 1
+{ifs}
+      }}
+    }}
+  }}
+}}
+winner(p): highest x
+"""
+    game = ruledsl.loads(text)
+    game.new_game(2, 0)
+    flow = game.program.flow
+    callees = {int(pc): [int(x) for x in re.findall(r"return _b(\d+)\(s, L\)", body)]
+               for pc, body in re.findall(r"^def _b(\d+)\(s, L\):\n(.*?)(?=^def |\Z)", flow.source, re.S | re.M)}
+
+    @functools.cache
+    def depth(pc):
+        return 1 + max((depth(x) for x in callees[pc]), default=0)
+
+    deepest = max(depth(pc) for pc in callees)
+    assert MAX_DEPTH // 2 < deepest <= MAX_DEPTH
+    for seed in range(3):
+        state, _ = step_interpreter.play_both_ways(game, 2, seed)
+        assert state.vars[0] == 3 * MAX_DEPTH

@@ -9,7 +9,9 @@ out once more as Python source, compiles it, and the engine runs that instead:
   jump's target, the body of a move) gets one function that runs the steps
   from there up to the next unconditional jump, decision or end, and returns
   the step to go on from (or -1: a decision is pending, or the game is over);
-  a conditional jump inside is an ``if`` that returns its target;
+  a conditional jump inside is an ``if`` that returns its target, or, in a
+  stretch on no loop of the flow, what the target's function returns, called
+  there (branches.py: no round through State._run per ``if``/``else``);
 - the effects and conditions whose compiled closure carries its own source
   text (``fn.src`` for an expression, ``fn.stmt`` for a statement) are written
   in place; the others are called;
@@ -36,6 +38,7 @@ import re
 
 from ..checker import types as T
 from . import hoist
+from .branches import calling, reached
 from .codecache import compiled
 from .forward import forward_slots
 from .purity import CardTable
@@ -103,14 +106,20 @@ class Flow:
         # the units of work each function may do at most: the weights of the steps it runs (work.py)
         work = getattr(program, "step_work", None) or [1] * len(code)
         self.weights = [0] * len(code)
+        self._calling = calling(code, leaders, trig_start, MAX_TRACE, MAX_FOLLOW)
+        self._leaders = set(leaders)
+        steps, calls = {}, {}
         for pc in leaders:
             first = len(self.lines)
+            self._calls = set()
             self._trace(pc)
             self._alias(first)
             for i in range(first, len(self.lines)):  # a slot written and read again: a Python local
                 if self.lines[i].startswith("def "):
                     forward_slots(self.lines, i)
-            self.weights[pc] = sum(work[x] for x in self._visited if x < len(code))
+            steps[pc], calls[pc] = self._visited, self._calls
+        for pc in leaders:  # a stretch's steps, and those of the stretches it calls (branches.py)
+            self.weights[pc] = sum(work[x] for x in reached(pc, steps, calls) if x < len(code))
         first = len(self.lines)
         self._fire_fn()
         self._alias(first)
@@ -251,6 +260,7 @@ class Flow:
         pc = start
         count = 0
         visited = self._visited = {start}
+        calls = start in self._calling  # a jump out calls its stretch (branches.py)
         while True:
             if pc >= len(code):
                 self._line("    raise AssertionError('ran past the last step')", pc - 1)
@@ -293,7 +303,7 @@ class Flow:
                 pc += 1
             elif kind == JUMP_IF_NOT:
                 self._line(f"    if not {self._cond(a)}:{where}", pc)
-                self._line(f"        return {b}", pc)
+                self._line(f"        return {self._exit(b, calls)}", pc)
                 pc += 1
             elif kind == JUMP:
                 if a not in visited and count < MAX_FOLLOW:  # go on in the same function (not round a loop)
@@ -301,7 +311,7 @@ class Flow:
                     pc = a
                     visited.add(pc)
                     continue
-                self._line(f"    return {a}{where}", pc)
+                self._line(f"    return {self._exit(a, calls)}{where}", pc)
                 return
             elif kind == CHOOSE:
                 if in_trigger:
@@ -322,6 +332,15 @@ class Flow:
                 return
             else:
                 raise AssertionError(f"unknown step kind {kind}")
+
+    def _exit(self, target: int, calls: bool) -> str:
+        """What a stretch returns where it jumps out to ``target``: the step, for State._run to go on
+        from; or, in a stretch on no loop of the flow, the value of the target's stretch, called here
+        (no round through State._run; the stretch is charged the work of those it calls, branches.py)."""
+        if calls and target in self._leaders and target < self.trig_start:
+            self._calls.add(target)
+            return f"_b{target}(s, L)"
+        return str(target)
 
     def _choose(self, pc: int, cid: int, where: str) -> None:
         """The flow stops at decision ``cid``: whose it is, and its legal moves (State._ask, written out)."""
