@@ -164,6 +164,8 @@ class Flow:
             if isinstance(made, Interned):
                 if count == 1:
                     made.fast, made.hook = self.fast, (cid, slots[0], first, body)
+                    for key, move in made.items():  # made while writing the code (_constant_filter)
+                        self.fast[id(move)] = (cid, slots[0], key, first, body)
             else:
                 self.fast[id(made)] = (cid, -1, None, first, body)
         del self._made
@@ -537,6 +539,8 @@ class Flow:
             if one and o.key is not None:
                 self._tabled(o, table, where)
                 continue
+            if one and self._constant_filter(o, made, cond, where):
+                continue
             if one:
                 slot, dom = o.params[0]
                 test = f" if {cond}" if cond is not None else ""
@@ -560,6 +564,38 @@ class Flow:
                 indent += "    "
             self._line(f"{indent}out.append({table}[{key}])")
         self._line("    return out")
+
+    def _constant_filter(self, o, made, cond, where: str) -> bool:
+        """A move of one argument over constant values whose condition reads the argument only in
+        leading comparisons with constants (hoist.constant_filter): the moves of the values that pass
+        them, made once, listed where the rest of the condition holds. False if it does not apply."""
+        slot, dom = o.params[0]
+        if cond is None or not getattr(dom, "constant", False):
+            return False
+        try:
+            values = tuple(dom(None, None))
+        except TypeError:
+            return False
+        ns = dict(getattr(self.program, "namespace", None) or {})
+        ns.update(self.ns)
+        found = hoist.constant_filter(cond, slot, values, ns)
+        if found is None:
+            return False
+        kept, rest = found
+        if not kept:
+            self._line(f"    pass{where}: no value passes")
+            return True
+        moves = self._name("XL", tuple(made[v] for v in kept))  # entered in `fast` by Flow.__init__
+        if rest is None:
+            self._line(f"    out += {moves}{where}")
+            return True
+        indent = "    "
+        for k, part in enumerate(_conjuncts(rest)):  # `if a and b` as `if a: if b:` (L copied only if needed)
+            self._own(indent, part)
+            self._line(f"{indent}if {part}:{where if k == 0 else ''}")
+            indent += "    "
+        self._line(f"{indent}out += {moves}")
+        return True
 
     def _domain(self, dom) -> str:
         """A loop's domain: a copy of its list (the loop's body may change a zone), or for a constant
