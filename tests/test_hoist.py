@@ -154,6 +154,10 @@ NAMING = textwrap.dedent("""\
           move match(k in colour) where k != wild and any(each c in hand[current] where c.colour == k) {
             put first(each c in hand[current] where c.colour == k) into pile
           }
+          move swap(c in hand[current], k in colour) where k != wild and c.colour == wild and size(deck) > 3 {
+            now = k
+            put c into pile
+          }
           move draw {
             put top(deck) into hand[current]
           }
@@ -169,18 +173,21 @@ NAMING = textwrap.dedent("""\
 def test_a_game_listing_with_a_filtered_constant_domain_plays_as_the_steps_do():
     """`call(k in colour) where k != wild and k != now and ...`: k != wild is worked out when compiling
     (its moves made once), `k != now` reads a variable, so it and the rest stay in the loop; `match`
-    reads k in its rest: not filtered. Played against the step interpreter."""
+    reads k in its rest: not filtered; `swap(c in ..., k in colour)`: the colours filtered, the rest
+    asked once per card. Played against the step interpreter."""
     game = ruledsl.loads(NAMING)
     source = flow_of(game.new_game(2, 0).program).source
     assert "out += _XL" not in source  # `k != now` reads a variable: the loop stays
+    assert "for _v in _Xd" in source  # swap's colours
     filtered = ruledsl.loads(NAMING.replace("k != now and ", ""))
     source = flow_of(filtered.new_game(2, 0).program).source
     assert "out += _XL" in source  # the call's moves, made once
     assert all("for L[" in line for line in source.splitlines() if "# move match" in line)  # reads k: a loop
-    called = 0
+    called = swapped = 0
     for g in (game, filtered):
         for n in (2, 3):
             for seed in range(10):
                 state, made = step_interpreter.play_both_ways(g, n, seed)
                 called += sum(m.name == "call" for m in made)
-    assert called > 0
+                swapped += sum(m.name == "swap" for m in made)
+    assert called > 0 and swapped > 0

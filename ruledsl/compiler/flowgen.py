@@ -552,18 +552,47 @@ class Flow:
             slots = [slot for slot, _ in o.params]
             constant = [bool(getattr(dom, "constant", False)) for _, dom in o.params]
             tests, cond = self._hoisted(o, cond, slots, constant)
+            inner = self._inner_filter(o, cond) if constant[-1] else None  # (values kept, rest)
             for k, (slot, dom) in enumerate(o.params):
+                if k == len(o.params) - 1 and inner is not None:
+                    break
                 self._line(f"{indent}for L[{slot}] in {self._domain(dom)}:{where if k == 0 else ''}")
                 indent += "    "
                 if tests[k]:  # the parts of the condition that read no inner argument (hoist.py)
                     self._line(f"{indent}if {' and '.join(tests[k])}:")
                     indent += "    "
+            if inner is not None:
+                # the innermost argument's values filtered when compiling; the rest asked once per outer value
+                values, rest = inner
+                for part in _conjuncts(rest) if rest is not None else ():
+                    self._line(f"{indent}if {part}:")
+                    indent += "    "
+                outer = "".join(f"L[{slot}], " for slot, _ in o.params[:-1])
+                self._line(f"{indent}for _v in {self._name('Xd', values)}:")
+                self._line(f"{indent}    out.append({table}[({outer}_v)])")
+                continue
             key = "(" + ", ".join(f"L[{slot}]" for slot, _ in o.params) + ",)"
             if cond is not None:
                 self._line(f"{indent}if {cond}:")
                 indent += "    "
             self._line(f"{indent}out.append({table}[{key}])")
         self._line("    return out")
+
+    def _inner_filter(self, o, cond):
+        """For a move of several arguments whose innermost one goes over constant values: (the values
+        that pass the leading tests of that argument alone, the rest of the condition, which never
+        reads it) as hoist.constant_filter finds them, if some value passes; else None."""
+        if cond is None:
+            return None
+        slot, dom = o.params[-1]
+        try:
+            values = tuple(dom(None, None))
+        except TypeError:
+            return None
+        ns = dict(getattr(self.program, "namespace", None) or {})
+        ns.update(self.ns)
+        found = hoist.constant_filter(cond, slot, values, ns)
+        return found if found is not None and found[0] else None
 
     def _constant_filter(self, o, made, cond, where: str) -> bool:
         """A move of one argument over constant values whose condition reads the argument only in
