@@ -355,8 +355,9 @@ def test_a_stretch_calls_the_stretches_it_jumps_to_only_off_loops_and_is_charged
     """A stretch on no loop of the flow returns the value of the stretch it jumps out to, called in
     place (compiler/branches.py); its weight (the units of work State._run charges it) covers its
     callees' (so the work bound stays an upper bound); a stretch on a loop still returns the step,
-    so each round of the loop is charged through State._run. (tests/test_generated.py plays every
-    game through these calls against the step interpreter.)"""
+    so each round of the loop is charged through State._run. The State's lists are bound to locals
+    (flowgen._alias) before their first use, not always at the top. (tests/test_generated.py plays
+    every game through these calls against the step interpreter.)"""
     from ruledsl.compiler.branches import exits, on_loops
     from ruledsl.compiler.flowgen import MAX_FOLLOW, MAX_TRACE
 
@@ -370,6 +371,8 @@ def test_a_stretch_calls_the_stretches_it_jumps_to_only_off_loops_and_is_charged
     calls = 0
     for pc, text in re.findall(r"^def _b(\d+)\(s, L\):\n(.*?)(?=^def |\Z)", flow.source, re.S | re.M):
         callees = [int(x) for x in re.findall(r"return _b(\d+)\(s, L\)", text)]
+        uses = [line for line in text.splitlines() if re.search(r"\b_s_\w+", line)]
+        assert not uses or re.match(r"    _s_\w+ = s\.\w+(; |$)", uses[0]), (pc, uses[0])  # bound before use
         if int(pc) not in flow._calling:
             assert not callees, pc
         for x in callees:

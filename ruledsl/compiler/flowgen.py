@@ -213,8 +213,9 @@ class Flow:
 
     def _alias(self, first: int) -> None:
         """In the function written from line ``first`` on: the State's lists read more than once
-        (``s.vars``, ``s.zones``, ...) through a Python local bound once at its start. They are never
-        replaced while the flow runs, only changed in place."""
+        (``s.vars``, ``s.zones``, ...) through a Python local bound once, before the first statement of
+        the function's body that reads one (a stretch that only tests and calls the next binds none).
+        They are never replaced while the flow runs, only changed in place."""
         lines = self.lines
         start = next(i for i in range(first, len(lines)) if lines[i].startswith("def "))
         found = _ALIASED_REF.findall("\n".join(lines[start + 1:]))
@@ -226,11 +227,19 @@ class Flow:
         def local(m):
             return f"_s_{m.group(1)}" if m.group(1) in chosen else m.group(0)
 
+        at = None
         for i in range(start + 1, len(lines)):
             if "s." in lines[i]:
-                lines[i] = _ALIASED_REF.sub(local, lines[i])
-        lines.insert(start + 1, "    " + "; ".join(f"_s_{f} = s.{f}" for f in names))
-        self.line_span.insert(start + 1, None)
+                changed = _ALIASED_REF.sub(local, lines[i])
+                if at is None and changed != lines[i]:
+                    at = i
+                lines[i] = changed
+        # back to the top-level statement the first use is in (an `else:` belongs to the `if` above it)
+        while at > start + 1 and (not lines[at].startswith("    ") or lines[at].startswith("     ")
+                                  or lines[at].lstrip().startswith(_CONTINUED)):
+            at -= 1
+        lines.insert(at, "    " + "; ".join(f"_s_{f} = s.{f}" for f in names))
+        self.line_span.insert(at, None)
 
     def _name(self, prefix: str, value) -> str:
         name = f"_{prefix}{len(self.ns)}"
@@ -729,6 +738,7 @@ class Flow:
         return found
 
 
+_CONTINUED = ("else:", "elif ", "except", "finally:")  # lines that go on the statement above them
 _ALIASED_REF = re.compile(r"(?<![\w.])s\.(" + "|".join(ALIASED) + r")\b")
 _SLOT_REF = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
 
