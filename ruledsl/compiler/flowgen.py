@@ -561,7 +561,9 @@ class Flow:
             slots = [slot for slot, _ in o.params]
             constant = [bool(getattr(dom, "constant", False)) for _, dom in o.params]
             tests, cond = self._hoisted(o, cond, slots, constant)
-            inner = self._inner_filter(o, cond) if constant[-1] else None  # (values kept, rest)
+            # the innermost argument over constant values: (the values kept, the rest), if some is kept
+            inner = self._filtered(cond, *o.params[-1])
+            inner = inner if inner is not None and inner[0] else None
             for k, (slot, dom) in enumerate(o.params):
                 if k == len(o.params) - 1 and inner is not None:
                     break
@@ -587,36 +589,24 @@ class Flow:
             self._line(f"{indent}out.append({table}[{key}])")
         self._line("    return out")
 
-    def _inner_filter(self, o, cond):
-        """For a move of several arguments whose innermost one goes over constant values: (the values
-        that pass the leading tests of that argument alone, the rest of the condition, which never
-        reads it) as hoist.constant_filter finds them, if some value passes; else None."""
-        if cond is None:
+    def _filtered(self, cond, slot: int, dom):
+        """hoist.constant_filter of ``cond`` over the constant values of an argument (slot, domain):
+        (the values that pass the leading tests of the argument alone, the rest), or None."""
+        if cond is None or not getattr(dom, "constant", False):
             return None
-        slot, dom = o.params[-1]
         try:
             values = tuple(dom(None, None))
         except TypeError:
             return None
         ns = dict(getattr(self.program, "namespace", None) or {})
         ns.update(self.ns)
-        found = hoist.constant_filter(cond, slot, values, ns)
-        return found if found is not None and found[0] else None
+        return hoist.constant_filter(cond, slot, values, ns)
 
     def _constant_filter(self, o, made, cond, where: str) -> bool:
         """A move of one argument over constant values whose condition reads the argument only in
         leading comparisons with constants (hoist.constant_filter): the moves of the values that pass
         them, made once, listed where the rest of the condition holds. False if it does not apply."""
-        slot, dom = o.params[0]
-        if cond is None or not getattr(dom, "constant", False):
-            return False
-        try:
-            values = tuple(dom(None, None))
-        except TypeError:
-            return False
-        ns = dict(getattr(self.program, "namespace", None) or {})
-        ns.update(self.ns)
-        found = hoist.constant_filter(cond, slot, values, ns)
+        found = self._filtered(cond, *o.params[0])
         if found is None:
             return False
         kept, rest = found
