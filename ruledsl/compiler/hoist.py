@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 import re
 
+from .purity import CardTable
+
 _COLUMN = re.compile(r"_a_\w+_\d+")
 
 
@@ -138,8 +140,6 @@ def quiet(text: str, slot: int, ns: dict, seen: frozenset = frozenset()) -> bool
     it calls only built-ins that read, helpers not handed the state or the locals (the checks that
     raise a finding), generated functions of which the same holds (their ``definition``), and the
     tables of pure card conditions (purity.CardTable, which read their own card's slot only)."""
-    from .purity import CardTable
-
     try:
         tree = ast.parse(text)
     except SyntaxError:
