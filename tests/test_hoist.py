@@ -98,3 +98,96 @@ def test_a_game_listing_with_a_hoisted_test_plays_as_the_steps_do():
             state, made = step_interpreter.play_both_ways(game, n, seed)
             painted += sum(m.name == "paint" for m in made)
     assert painted > 0  # the hoisted move was listed and made
+
+
+def test_a_constant_domain_is_filtered_by_the_leading_tests_of_its_argument_alone():
+    """hoist.constant_filter: the leading parts that read only the argument and constants are worked
+    out for each value when compiling; the rest is asked once, if it never reads the argument and
+    changes nothing (hoist.quiet)."""
+    ns = {"_a_colour_9": [0, 4, 1], "_d1": _definition("return L[3] == 2"), "_d2": _definition("return L[4] == 2"),
+          "_f3": lambda s, L: True}
+    assert hoist.constant_filter("(L[4] != 4) and (_a_colour_9[L[3]] == 4)", 4, tuple(range(5)), ns) == (
+        (0, 1, 2, 3), "(_a_colour_9[L[3]] == 4)")
+    assert hoist.constant_filter("L[4] != 4 and L[4] != 0", 4, (0, 4, 2), ns) == ((2,), None)
+    assert hoist.constant_filter("not _d1(s, L)", 4, (0, 1), ns) == ((0, 1), "(not _d1(s, L))")
+    # the rest reads the argument, in place or in a function it calls; or calls what may do anything
+    for cond in ("L[4] != 4 and L[3] == L[4]", "L[4] != 4 and _d2(s, L)", "L[4] != 4 and _f3(s, L)",
+                 "L[4] != 4 and s._check_actor(0, 1)", "(x := L[4]) == 1"):
+        assert hoist.constant_filter(cond, 4, (0, 1), ns) is None, cond
+
+
+def _definition(body: str):
+    def fn(s, L):
+        raise AssertionError("not called")
+
+    fn.definition = f"def _d(s, L):\n    {body}\n"
+    return fn
+
+
+NAMING = textwrap.dedent("""\
+    game "Naming"
+    players 2..3
+    limit 200 moves
+
+    enum colour { red "R", green "G", blue "B", wild "W" }
+    kind tile {
+      colour: colour
+      rank: 1..3
+      show "{colour}{rank}"
+    }
+    cards 2 * tile(colour: {red, green, blue, wild}, rank: 1..3) in deck
+
+    zone deck: pile hidden
+    zone pile: pile public
+    zone hand[player]: row owner
+    var now: colour = red
+
+    flow {
+      shuffle deck
+      for p in players { deal 3 from deck into hand[p] }
+      turns from 0 until empty(deck) or any(each p in players where empty(hand[p])) {
+        choose turn by current {
+          move call(k in colour) where k != wild and k != now and any(each c in hand[current] where c.colour == wild) {
+            now = k
+            put top(deck) into hand[current]
+          }
+          move match(k in colour) where k != wild and any(each c in hand[current] where c.colour == k) {
+            put first(each c in hand[current] where c.colour == k) into pile
+          }
+          move swap(c in hand[current], k in colour) where k != wild and c.colour == wild and size(deck) > 3 {
+            now = k
+            put c into pile
+          }
+          move draw {
+            put top(deck) into hand[current]
+          }
+        }
+      }
+    }
+
+    define score(p) = 0 - size(hand[p])
+    winner(p): highest score(p)
+""")
+
+
+def test_a_game_listing_with_a_filtered_constant_domain_plays_as_the_steps_do():
+    """`call(k in colour) where k != wild and k != now and ...`: k != wild is worked out when compiling
+    (its moves made once), `k != now` reads a variable, so it and the rest stay in the loop; `match`
+    reads k in its rest: not filtered; `swap(c in ..., k in colour)`: the colours filtered, the rest
+    asked once per card. Played against the step interpreter."""
+    game = ruledsl.loads(NAMING)
+    source = flow_of(game.new_game(2, 0).program).source
+    assert "out += _XL" not in source  # `k != now` reads a variable: the loop stays
+    assert "for _v in _Xd" in source  # swap's colours
+    filtered = ruledsl.loads(NAMING.replace("k != now and ", ""))
+    source = flow_of(filtered.new_game(2, 0).program).source
+    assert "out += _XL" in source  # the call's moves, made once
+    assert all("for L[" in line for line in source.splitlines() if "# move match" in line)  # reads k: a loop
+    called = swapped = 0
+    for g in (game, filtered):
+        for n in (2, 3):
+            for seed in range(10):
+                state, made = step_interpreter.play_both_ways(g, n, seed)
+                called += sum(m.name == "call" for m in made)
+                swapped += sum(m.name == "swap" for m in made)
+    assert called > 0 and swapped > 0

@@ -23,7 +23,7 @@ from .melds import completable_fn
 from .members import grown_index
 from .picking import best_fn, meld_fn, pick_fn, players_fn, tuple_fn, values_fn
 from .program import Option, _const, _local, _runtime
-from .purity import card_local, condition_key, each_loop, local_test, tabled_aggregate
+from .purity import card_local, condition_key, each_loop, key_source, local_test, tabled_aggregate
 from .rng import randbelow
 
 
@@ -441,6 +441,8 @@ class Expressions:
             key = condition_key(self, o.where, self._binding(o.params[0], o.params[0].name))
         elif not o.params and where is not None:
             card_slot, key = card_local(self, o.where) or (None, None)
+        if key is not None:
+            key = key_source(self, key)
         labels = [self.m.move_labels.get(p) for p in o.params]
         return Option(o.name, params, where, len(self.code), kinds, o.span, key, card_slot,
                       labels if any(x is not None for x in labels) else [])

@@ -9,7 +9,9 @@ out once more as Python source, compiles it, and the engine runs that instead:
   jump's target, the body of a move) gets one function that runs the steps
   from there up to the next unconditional jump, decision or end, and returns
   the step to go on from (or -1: a decision is pending, or the game is over);
-  a conditional jump inside is an ``if`` that returns its target;
+  a conditional jump inside is an ``if`` that returns its target, or, in a
+  stretch on no loop of the flow, what the target's function returns, called
+  there (branches.py: no round through State._run per ``if``/``else``);
 - the effects and conditions whose compiled closure carries its own source
   text (``fn.src`` for an expression, ``fn.stmt`` for a statement) are written
   in place; the others are called;
@@ -36,6 +38,7 @@ import re
 
 from ..checker import types as T
 from . import hoist
+from .branches import calling, reached
 from .codecache import compiled
 from .forward import forward_slots
 from .purity import CardTable
@@ -103,14 +106,20 @@ class Flow:
         # the units of work each function may do at most: the weights of the steps it runs (work.py)
         work = getattr(program, "step_work", None) or [1] * len(code)
         self.weights = [0] * len(code)
+        self._calling = calling(code, leaders, trig_start, MAX_TRACE, MAX_FOLLOW)
+        self._leaders = set(leaders)
+        steps, calls = {}, {}
         for pc in leaders:
             first = len(self.lines)
+            self._calls = set()
             self._trace(pc)
             self._alias(first)
             for i in range(first, len(self.lines)):  # a slot written and read again: a Python local
                 if self.lines[i].startswith("def "):
                     forward_slots(self.lines, i)
-            self.weights[pc] = sum(work[x] for x in self._visited if x < len(code))
+            steps[pc], calls[pc] = self._visited, self._calls
+        for pc in leaders:  # a stretch's steps, and those of the stretches it calls (branches.py)
+            self.weights[pc] = sum(work[x] for x in reached(pc, steps, calls) if x < len(code))
         first = len(self.lines)
         self._fire_fn()
         self._alias(first)
@@ -155,6 +164,8 @@ class Flow:
             if isinstance(made, Interned):
                 if count == 1:
                     made.fast, made.hook = self.fast, (cid, slots[0], first, body)
+                    for key, move in made.items():  # made while writing the code (_constant_filter)
+                        self.fast[id(move)] = (cid, slots[0], key, first, body)
             else:
                 self.fast[id(made)] = (cid, -1, None, first, body)
         del self._made
@@ -202,8 +213,9 @@ class Flow:
 
     def _alias(self, first: int) -> None:
         """In the function written from line ``first`` on: the State's lists read more than once
-        (``s.vars``, ``s.zones``, ...) through a Python local bound once at its start. They are never
-        replaced while the flow runs, only changed in place."""
+        (``s.vars``, ``s.zones``, ...) through a Python local bound once, before the first statement of
+        the function's body that reads one (a stretch that only tests and calls the next binds none).
+        They are never replaced while the flow runs, only changed in place."""
         lines = self.lines
         start = next(i for i in range(first, len(lines)) if lines[i].startswith("def "))
         found = _ALIASED_REF.findall("\n".join(lines[start + 1:]))
@@ -215,11 +227,19 @@ class Flow:
         def local(m):
             return f"_s_{m.group(1)}" if m.group(1) in chosen else m.group(0)
 
+        at = None
         for i in range(start + 1, len(lines)):
             if "s." in lines[i]:
-                lines[i] = _ALIASED_REF.sub(local, lines[i])
-        lines.insert(start + 1, "    " + "; ".join(f"_s_{f} = s.{f}" for f in names))
-        self.line_span.insert(start + 1, None)
+                changed = _ALIASED_REF.sub(local, lines[i])
+                if at is None and changed != lines[i]:
+                    at = i
+                lines[i] = changed
+        # back to the top-level statement the first use is in (an `else:` belongs to the `if` above it)
+        while at > start + 1 and (not lines[at].startswith("    ") or lines[at].startswith("     ")
+                                  or lines[at].lstrip().startswith(_CONTINUED)):
+            at -= 1
+        lines.insert(at, "    " + "; ".join(f"_s_{f} = s.{f}" for f in names))
+        self.line_span.insert(at, None)
 
     def _name(self, prefix: str, value) -> str:
         name = f"_{prefix}{len(self.ns)}"
@@ -251,6 +271,7 @@ class Flow:
         pc = start
         count = 0
         visited = self._visited = {start}
+        calls = start in self._calling  # a jump out calls its stretch (branches.py)
         while True:
             if pc >= len(code):
                 self._line("    raise AssertionError('ran past the last step')", pc - 1)
@@ -293,7 +314,7 @@ class Flow:
                 pc += 1
             elif kind == JUMP_IF_NOT:
                 self._line(f"    if not {self._cond(a)}:{where}", pc)
-                self._line(f"        return {b}", pc)
+                self._line(f"        return {self._exit(b, calls)}", pc)
                 pc += 1
             elif kind == JUMP:
                 if a not in visited and count < MAX_FOLLOW:  # go on in the same function (not round a loop)
@@ -301,7 +322,7 @@ class Flow:
                     pc = a
                     visited.add(pc)
                     continue
-                self._line(f"    return {a}{where}", pc)
+                self._line(f"    return {self._exit(a, calls)}{where}", pc)
                 return
             elif kind == CHOOSE:
                 if in_trigger:
@@ -322,6 +343,15 @@ class Flow:
                 return
             else:
                 raise AssertionError(f"unknown step kind {kind}")
+
+    def _exit(self, target: int, calls: bool) -> str:
+        """What a stretch returns where it jumps out to ``target``: the step, for State._run to go on
+        from; or, in a stretch on no loop of the flow, the value of the target's stretch, called here
+        (no round through State._run; the stretch is charged the work of those it calls, branches.py)."""
+        if calls and target in self._leaders and target < self.trig_start:
+            self._calls.add(target)
+            return f"_b{target}(s, L)"
+        return str(target)
 
     def _choose(self, pc: int, cid: int, where: str) -> None:
         """The flow stops at decision ``cid``: whose it is, and its legal moves (State._ask, written out)."""
@@ -518,6 +548,8 @@ class Flow:
             if one and o.key is not None:
                 self._tabled(o, table, where)
                 continue
+            if one and self._constant_filter(o, made, cond, where):
+                continue
             if one:
                 slot, dom = o.params[0]
                 test = f" if {cond}" if cond is not None else ""
@@ -529,18 +561,69 @@ class Flow:
             slots = [slot for slot, _ in o.params]
             constant = [bool(getattr(dom, "constant", False)) for _, dom in o.params]
             tests, cond = self._hoisted(o, cond, slots, constant)
+            # the innermost argument over constant values: (the values kept, the rest), if some is kept
+            inner = self._filtered(cond, *o.params[-1])
+            inner = inner if inner is not None and inner[0] else None
             for k, (slot, dom) in enumerate(o.params):
+                if k == len(o.params) - 1 and inner is not None:
+                    break
                 self._line(f"{indent}for L[{slot}] in {self._domain(dom)}:{where if k == 0 else ''}")
                 indent += "    "
                 if tests[k]:  # the parts of the condition that read no inner argument (hoist.py)
                     self._line(f"{indent}if {' and '.join(tests[k])}:")
                     indent += "    "
+            if inner is not None:
+                # the innermost argument's values filtered when compiling; the rest asked once per outer value
+                values, rest = inner
+                for part in _conjuncts(rest) if rest is not None else ():
+                    self._line(f"{indent}if {part}:")
+                    indent += "    "
+                outer = "".join(f"L[{slot}], " for slot, _ in o.params[:-1])
+                self._line(f"{indent}for _v in {self._name('Xd', values)}:")
+                self._line(f"{indent}    out.append({table}[({outer}_v)])")
+                continue
             key = "(" + ", ".join(f"L[{slot}]" for slot, _ in o.params) + ",)"
             if cond is not None:
                 self._line(f"{indent}if {cond}:")
                 indent += "    "
             self._line(f"{indent}out.append({table}[{key}])")
         self._line("    return out")
+
+    def _filtered(self, cond, slot: int, dom):
+        """hoist.constant_filter of ``cond`` over the constant values of an argument (slot, domain):
+        (the values that pass the leading tests of the argument alone, the rest), or None."""
+        if cond is None or not getattr(dom, "constant", False):
+            return None
+        try:
+            values = tuple(dom(None, None))
+        except TypeError:
+            return None
+        ns = dict(getattr(self.program, "namespace", None) or {})
+        ns.update(self.ns)
+        return hoist.constant_filter(cond, slot, values, ns)
+
+    def _constant_filter(self, o, made, cond, where: str) -> bool:
+        """A move of one argument over constant values whose condition reads the argument only in
+        leading comparisons with constants (hoist.constant_filter): the moves of the values that pass
+        them, made once, listed where the rest of the condition holds. False if it does not apply."""
+        found = self._filtered(cond, *o.params[0])
+        if found is None:
+            return False
+        kept, rest = found
+        if not kept:
+            self._line(f"    pass{where}: no value passes")
+            return True
+        moves = self._name("XL", tuple(made[v] for v in kept))  # entered in `fast` by Flow.__init__
+        if rest is None:
+            self._line(f"    out += {moves}{where}")
+            return True
+        indent = "    "
+        for k, part in enumerate(_conjuncts(rest)):  # `if a and b` as `if a: if b:` (L copied only if needed)
+            self._own(indent, part)
+            self._line(f"{indent}if {part}:{where if k == 0 else ''}")
+            indent += "    "
+        self._line(f"{indent}out += {moves}")
+        return True
 
     def _domain(self, dom) -> str:
         """A loop's domain: a copy of its list (the loop's body may change a zone), or for a constant
@@ -590,8 +673,7 @@ class Flow:
         made = CardTable(o.where, slot, self.program.card_count)
         tab = self._name("Xtab", made)
         rows = self._name("Xrows", made.rows)  # the table's rows, one dict for its life (cleared, never replaced)
-        key = "(" + "".join(f"s.vars[{k}], " for k in o.key) + ")"
-        self._line(f"    _key = {key}{where}")
+        self._line(f"    _key = {o.key}{where}")
         if o.params:  # a row holds each card's move, False, or None where working it out failed
             dom = self._iter(o.params[0][1])
             self._line(f"    _row = {rows}.get(_key)")
@@ -646,6 +728,7 @@ class Flow:
         return found
 
 
+_CONTINUED = ("else:", "elif ", "except", "finally:")  # lines that go on the statement above them
 _ALIASED_REF = re.compile(r"(?<![\w.])s\.(" + "|".join(ALIASED) + r")\b")
 _SLOT_REF = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
 

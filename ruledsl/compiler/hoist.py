@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 import re
 
+from .purity import CardTable
+
 _COLUMN = re.compile(r"_a_\w+_\d+")
 
 
@@ -97,3 +99,82 @@ def split(cond: str, slots: list, card_slots: frozenset, constant: list, columns
     if len(rest) == len(parts):
         return tests, cond
     return tests, " and ".join(f"({t})" for t in rest)
+
+
+# ---- a move of one argument over constant values (``move name_colour(k in colour) where k != wild and ...``)
+
+_SAFE_CALLS = frozenset({"len", "all", "any", "list", "range", "min", "max", "abs", "sum", "int", "_fill"})
+
+
+def constant_filter(cond: str, slot: int, values: tuple, ns: dict) -> tuple | None:
+    """``(kept, rest)`` when ``cond`` is a leading run of parts that read nothing but the argument
+    (``L[slot]``) and constants, followed by parts (``rest``, or None) that never read the argument and
+    change nothing but other locals (:func:`quiet`). ``kept``: the values for which the leading parts
+    hold, worked out here. The listing is then ``kept`` where ``rest`` holds (asked once, and only if
+    ``kept`` is not empty, as the loop would ask it for each of them, getting the same answer), the
+    same moves in the same order; else None."""
+    try:
+        tree = ast.parse(cond, mode="eval").body
+    except SyntaxError:
+        return None
+    parts = _flat(tree)
+    texts = [ast.get_source_segment(cond, p) for p in parts]
+    if any(t is None for t in texts):
+        return None
+    lead = 0
+    while lead < len(parts) and (_reads(parts[lead], frozenset(), lambda name: False) or set()) <= {slot} \
+            and _reads(parts[lead], frozenset(), lambda name: False) is not None:
+        lead += 1
+    rest = " and ".join(f"({t})" for t in texts[lead:]) or None
+    if rest is not None and not quiet(rest, slot, ns):
+        return None
+    kept = []
+    for v in values:
+        if all(eval(t, {"__builtins__": {}}, {"L": {slot: v}}) for t in texts[:lead]):  # noqa: S307 - built of L[n], constants, ==, !=, not, and, or (_reads)
+            kept.append(v)
+    return tuple(kept), rest
+
+
+def quiet(text: str, slot: int, ns: dict, seen: frozenset = frozenset()) -> bool:
+    """Whether generated code ``text`` never reads ``L[slot]`` and changes nothing but other locals:
+    it calls only built-ins that read, helpers not handed the state or the locals (the checks that
+    raise a finding), generated functions of which the same holds (their ``definition``), and the
+    tables of pure card conditions (purity.CardTable, which read their own card's slot only)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return False
+    for node in ast.walk(tree):
+        if _slot(node) == slot:
+            return False
+        if isinstance(node, (ast.Lambda, ast.NamedExpr, ast.Global, ast.Nonlocal)):
+            return False
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute):  # a table's rows and fill
+            base = func.value
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            if not (isinstance(base, ast.Name) and isinstance(ns.get(base.id), CardTable)):
+                return False
+            continue
+        if not isinstance(func, ast.Name):
+            return False
+        value = ns.get(func.id)
+        if value is None:
+            if func.id not in _SAFE_CALLS:
+                return False
+            continue
+        if isinstance(value, CardTable):
+            continue
+        definition = getattr(value, "definition", None)
+        if definition is not None:
+            if func.id not in seen and not quiet(definition, slot, ns, seen | {func.id}):
+                return False
+            continue
+        handed = [a for a in [*node.args, *(k.value for k in node.keywords)]
+                  if isinstance(a, ast.Name) and a.id in ("s", "L")]
+        if handed or not callable(value):
+            return False
+    return True

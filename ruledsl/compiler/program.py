@@ -26,7 +26,7 @@ class Option:
     body: int  # pc
     kinds: list = attrs.Factory(list)  # the type of each parameter, for printing moves
     span: Span = Span()  # where the move is written, for coverage reports
-    key: tuple | None = None  # a condition of one card and these variable slots only (purity.py) ...
+    key: str | None = None  # a condition of one card and a few values only: their key, as Python (purity.py) ...
     card_slot: int | None = None  # ... the card: this local's, or the move's parameter's if None
     labels: list = attrs.Factory(list)  # per parameter: None, {number: label} or (template, name) (`as`)
 

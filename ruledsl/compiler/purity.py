@@ -15,8 +15,16 @@ nothing else: literals, parameters, enum values, kinds, the card parameter
 and define parameters bound to such expressions, card attributes, variables
 of fixed size (not a growing family's), arithmetic, comparisons, ``and``,
 ``or``, ``not``, ``if``, ``in`` a set or a range, ``has``, ``abs``, ``min``,
-``max`` and defines built from them. Anything else (a zone, ``current``, the
-player count, a random pick, a quantifier) makes it answer None.
+``max`` and defines built from them; and an attribute of the top (or bottom)
+card of a zone that is one zone, not one of a family (``top(discard).symbol``),
+which joins the key as its value, or as :data:`NO_CARD` while the zone is empty
+(working the condition out then fails, and is left to the rule). Anything else
+(a zone's cards, ``current``, the player count, a random pick, a quantifier)
+makes it answer None.
+
+A key is a tuple of parts: a variable slot (an int), or a card end
+``(zone id, attribute, -1 for the top or 0 for the bottom)``; :func:`key_source`
+writes it as Python.
 """
 
 from __future__ import annotations
@@ -27,12 +35,12 @@ from ..checker import types as T
 from ..language import ast as A
 from .layout import _product
 
-MAX_KEY = 8  # variable slots in a table's key at most
+MAX_KEY = 8  # parts (variable slots, card ends) in a table's key at most
 
 
 def condition_key(comp, expr, binding) -> tuple | None:
-    """The variable slots ``expr`` reads, if it is a pure function of the value bound to ``binding``
-    (a move's parameter, a quantifier's variable, a `let`) and of those slots; else None."""
+    """The key parts ``expr`` reads (variable slots, card ends), if it is a pure function of the value
+    bound to ``binding`` (a move's parameter, a quantifier's variable, a `let`) and of them; else None."""
     found = reads(comp, expr)
     if found is None or not found[0] <= {binding}:
         return None
@@ -40,8 +48,8 @@ def condition_key(comp, expr, binding) -> tuple | None:
 
 
 def card_local(comp, expr):
-    """(local slot, variable slots) if ``expr`` is a pure function of one local that holds a card
-    (a `let`, a loop's or a parameter's) and of those variable slots; else None."""
+    """(local slot, key parts) if ``expr`` is a pure function of one local that holds a card
+    (a `let`, a loop's or a parameter's) and of those key parts; else None."""
     found = reads(comp, expr)
     if found is None or len(found[0]) != 1:
         return None
@@ -53,10 +61,54 @@ def card_local(comp, expr):
     return slot, found[1]
 
 
+class _NoCard:
+    """The key part of a card end while its zone is empty (no attribute has this value)."""
+
+    def __repr__(self) -> str:
+        return "NO_CARD"
+
+
+NO_CARD = _NoCard()
+
+
+def key_source(comp, key: tuple) -> str:
+    """A key as Python: its parts' values in a tuple."""
+    parts = []
+    for part in key:
+        if isinstance(part, int):
+            parts.append(f"s.vars[{part}], ")
+            continue
+        zone, attr, end = part
+        column = comp.shared_name(("attribute column", attr), lambda: comp.card_attrs[attr], f"a_{attr}_")
+        none = comp.shared_name("no card", lambda: NO_CARD, "nocard")
+        parts.append(f"({column}[s.zones[{zone}][{end}]] if s.zones[{zone}] else {none}), ")
+    return "(" + "".join(parts) + ")"
+
+
+def _card_end(comp, e):
+    """``(zone id, attribute, end)`` for ``top(Z).attr`` / ``bottom(Z).attr`` of one zone Z, else None."""
+    obj = e.obj
+    m = comp.m
+    if not (isinstance(obj, A.Call) and obj.name in ("top", "bottom") and obj.name not in m.defines
+            and len(obj.args) == 1 and e.name not in ("kind", "id") and e.name in comp.card_attrs):
+        return None
+    arg = obj.args[0]
+    if not (isinstance(arg, A.Name) and arg.name in m.zones and arg not in m.bindings):
+        return None
+    fn, t = comp.expr(arg)
+    if t != T.ZONE or not getattr(fn, "constant", False):
+        return None
+    zone = fn(None, None)
+    if type(zone) is not int:
+        return None
+    return zone, e.name, -1 if obj.name == "top" else 0
+
+
 def reads(comp, expr):
-    """(the bindings of locals, the variable slots) a pure expression reads, or None (see above)."""
+    """(the bindings of locals, the key parts) a pure expression reads, or None (see above)."""
     m = comp.m
     slots: set = set()
+    ends: set = set()
     outside: set = set()
 
     def family(name) -> bool:
@@ -88,6 +140,10 @@ def reads(comp, expr):
         if isinstance(e, A.Attr):
             if e in m.member_refs:
                 return False
+            end = _card_end(comp, e)
+            if end is not None:
+                ends.add(end)
+                return True
             return walk(e.obj, bound, seen)
         if isinstance(e, A.Has):
             return walk(e.obj, bound, seen)
@@ -125,9 +181,9 @@ def reads(comp, expr):
 
     if expr is None or not walk(expr, frozenset(), frozenset()):
         return None
-    if len(slots) > MAX_KEY:
+    if len(slots) + len(ends) > MAX_KEY:
         return None
-    return frozenset(outside), tuple(sorted(slots))
+    return frozenset(outside), tuple(sorted(slots)) + tuple(sorted(ends))
 
 
 MAX_TABLES = 4096  # rows of one table kept; past that the table starts anew
@@ -187,12 +243,12 @@ class PartialRow(list):
     """A row of a table in which some cards could not be worked out in advance."""
 
 
-def tabled_aggregate(comp, func: str, slot: int, dom, where, slots: tuple):
+def tabled_aggregate(comp, func: str, slot: int, dom, where, key: tuple):
     """``any/all/count/cards(each c in DOMAIN where COND)`` with COND a pure function of the card and
-    ``slots``: one generated function that looks COND up in a :class:`CardTable`. Like the plain
-    form, it leaves each card it looks at in ``L[slot]``."""
+    the parts of ``key``: one generated function that looks COND up in a :class:`CardTable`. Like the
+    plain form, it leaves each card it looks at in ``L[slot]``."""
     table = comp.name_for(CardTable(where, slot, comp.card_total), "tab")
-    key = "(" + "".join(f"s.vars[{k}], " for k in slots) + ")"
+    key = key_source(comp, key)
     lines = [f"_key = {key}",
              f"_row = {table}.rows.get(_key)",
              "if _row is None:",
