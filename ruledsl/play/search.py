@@ -103,10 +103,11 @@ class _SearchBot(Bot):
                                             "chance wherever it may (0: done is one move among the others; "
                                             "1: every set is the shortest)"),
         "margin": Setting(float, 0.0, 0.0, "with a heuristic, a playout cut at the depth is judged by how far "
-                                           "each player's lead (their heuristic less the others' mean) moved "
-                                           "since the decision: a logistic of that change over this many "
-                                           "units of the heuristic (0: by rank, the share of the others whose "
-                                           "heuristic is lower)"),
+                                           "each player's lead (their heuristic less the others' mean; in a "
+                                           "cooperative game the table's own heuristic) moved since the "
+                                           "decision: a logistic of that change over this many units of the "
+                                           "heuristic (0: by rank, the share of the others whose heuristic is "
+                                           "lower)"),
         "guide": Setting(float, 0.0, 0.0, "with a heuristic, a playout move is chosen with this chance as greedy "
                                           "would (the move after which its mover's heuristic is highest) "
                                           "instead of at random (0: every playout move at random)"),
