@@ -38,8 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import ruledsl  # noqa: E402
-from ruledsl.engine.sight import Sight  # noqa: E402
-from ruledsl.play.botbase import decide  # noqa: E402
+from ruledsl.play.botbase import decide, sight_for  # noqa: E402
 from ruledsl.play.bots import make_bot  # noqa: E402
 from ruledsl.play.sim import derive_seed  # noqa: E402
 
@@ -50,9 +49,7 @@ def _play(game, n: int, seed: int, specs: list[str], watch) -> tuple:
     """Play one game; ``watch(state, move)`` is called before every move. Returns (state, cpu, decisions)."""
     state = game.new_game(n, seed)
     bots = [make_bot(specs[p % len(specs)], derive_seed(seed, p)) for p in range(n)]
-    # as simulate does: search bots' worlds keep what their players saw and what others' moves ruled out
-    watched = [p for p, b in enumerate(bots) if b.wants_worlds]
-    sight = Sight(state, watched) if watched else None
+    sight = sight_for(state, bots)  # as simulate's: search bots' worlds keep what their players saw
     cpu = 0.0
     decisions = 0
     while not state.is_over:

@@ -42,11 +42,8 @@ def test_nothing_moves_after_a_part_that_may_fail_or_before_a_loop_that_may():
         assert split(cond)[0] == [[], []], cond
 
 
-PAINT = textwrap.dedent("""\
-    game "Paint"
-    players 2..3
-    limit 300 moves
-
+# the tiles of both test games: four colours (one of them wild), three ranks, two of each
+TILES = """\
     enum colour { red "R", green "G", blue "B", wild "W" }
     kind tile {
       colour: colour
@@ -59,6 +56,14 @@ PAINT = textwrap.dedent("""\
     zone pile: pile public
     zone hand[player]: row owner
     var now: colour = red
+"""
+
+PAINT = textwrap.dedent("""\
+    game "Paint"
+    players 2..3
+    limit 300 moves
+
+""" + TILES + """\
     var painted[player]: int public = 0
 
     flow {
@@ -129,18 +134,7 @@ NAMING = textwrap.dedent("""\
     players 2..3
     limit 200 moves
 
-    enum colour { red "R", green "G", blue "B", wild "W" }
-    kind tile {
-      colour: colour
-      rank: 1..3
-      show "{colour}{rank}"
-    }
-    cards 2 * tile(colour: {red, green, blue, wild}, rank: 1..3) in deck
-
-    zone deck: pile hidden
-    zone pile: pile public
-    zone hand[player]: row owner
-    var now: colour = red
+""" + TILES + """\
 
     flow {
       shuffle deck

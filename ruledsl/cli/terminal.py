@@ -33,8 +33,7 @@ def play_command(file, players, seats, seed, sets, bot_name, auto) -> None:
     from ..engine.observe import move_seen
     from ..engine.setlog import building
     from ..engine.table import changes, in_window, table_view, window_open
-    from ..engine.sight import Sight
-    from ..play.botbase import decide
+    from ..play.botbase import decide, sight_for
     from ..play.bots import make_bot
 
     game = _load_game(file, sets)
@@ -49,7 +48,7 @@ def play_command(file, players, seats, seed, sets, bot_name, auto) -> None:
     passing: dict = {}  # human seat -> the window they pass for the rest of
     try:
         state = game.new_game(n, seed)
-        sight = Sight(state) if any(b.wants_worlds for b in bots.values()) else None
+        sight = sight_for(state, bots)
         while not state.is_over:
             player = state.current_player
             legal = state.legal_moves()

@@ -122,8 +122,10 @@ def constant_filter(cond: str, slot: int, values: tuple, ns: dict) -> tuple | No
     if any(t is None for t in texts):
         return None
     lead = 0
-    while lead < len(parts) and (_reads(parts[lead], frozenset(), lambda name: False) or set()) <= {slot} \
-            and _reads(parts[lead], frozenset(), lambda name: False) is not None:
+    while lead < len(parts):
+        read = _reads(parts[lead], frozenset(), lambda name: False)
+        if read is None or not read <= {slot}:
+            break
         lead += 1
     rest = " and ".join(f"({t})" for t in texts[lead:]) or None
     if rest is not None and not quiet(rest, slot, ns):

@@ -22,13 +22,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 
 from ..engine.game import Game
-from ..engine.sight import Sight
 from ..engine.moves import Move
 from ..engine.observe import move_seen
 from ..engine.state import State
 from ..engine.table import changes, table_view
 from ..language.errors import RuledslError
-from ..play.botbase import decide
+from ..play.botbase import decide, sight_for
 from ..play.bots import make_bot
 
 STATIC = {
@@ -77,8 +76,7 @@ class Session:
         self.steps: list[dict] = []
         self.state = game.new_game(players, seed)
         self.bots = {p: make_bot(bot, seed=seed * 31 + p) for p in range(players) if p != seat} if live else {}
-        # search bots keep the cards their players saw go hidden where they went
-        self.sight = Sight(self.state) if any(b.wants_worlds for b in self.bots.values()) else None
+        self.sight = sight_for(self.state, self.bots)  # search bots' worlds keep what their players saw
         self.finding = None
         self._record(None, None)
         if moves is not None:

@@ -61,6 +61,14 @@ class Bot:
         return f"<{type(self).__name__}>"
 
 
+def sight_for(state: State, bots) -> Sight | None:
+    """A :class:`~ruledsl.engine.sight.Sight` of the game begun in ``state`` for the seats whose bot
+    searches worlds (``bots``: a bot per seat, as a list or a dict by seat), or None if none does."""
+    seats = bots.items() if isinstance(bots, dict) else enumerate(bots)
+    watched = [p for p, b in seats if b.wants_worlds]
+    return Sight(state, watched) if watched else None
+
+
 def decide(bot: Bot, state: State, player: int, legal: Sequence[Move], sight: Sight | None = None) -> Move:
     """Ask ``bot`` for the move of ``player`` in ``state``, showing it only what the player may know.
     With ``sight`` (a :class:`~ruledsl.engine.sight.Sight` started with the game), a search bot's worlds

@@ -31,13 +31,14 @@ from .botbase import (
     decide,
     ranking_keys,
     rewards,
+    sight_for,
     standing,
 )
 from .lookahead import after as _after
 from .lookahead import judge as _judge
 
 __all__ = ["BOTS", "Bot", "FirstMoveBot", "GreedyBot", "RandomBot", "Setting", "decide", "make_bot", "parse_bot",
-           "ranking_keys", "rewards", "standing"]
+           "ranking_keys", "rewards", "sight_for", "standing"]
 
 
 class RandomBot(Bot):

@@ -19,9 +19,8 @@ from typing import Callable, Sequence
 import attrs
 
 from ..engine.game import Game
-from ..engine.sight import Sight
 from ..language.errors import IllegalMove, ParameterError, RulesRuntimeError
-from .botbase import Bot, decide
+from .botbase import Bot, decide, sight_for
 from .bots import make_bot
 from .intervals import statistic_summary
 
@@ -206,9 +205,7 @@ def play_game(game: Game, players: int | None = None, seed: int = 0,
     except RulesRuntimeError as err:
         raise PlayoutFailed(err, seed, n, []) from None
     seated = _seat_bots(bots, n, seed)
-    # a bot that searches worlds keeps the cards its player saw go hidden where they went
-    watched = [p for p, b in enumerate(seated) if b.wants_worlds]
-    sight = Sight(state, watched) if watched else None
+    sight = sight_for(state, seated)  # search bots' worlds keep what their players saw go hidden
     try:
         while not state.is_over:
             player = state.current_player
