@@ -2,8 +2,8 @@
 
 A stretch of generated code (one function per leader step) ends a jump out of it with
 ``return TARGET``: the engine's loop (``State._run``) then charges the target's stretch its units of
-work and calls it. An ``if``/``else`` chain between two decisions (UNO's ``take_effect``: skip?
-reverse? draw two? ...) thus cost a round through that loop per test. flowgen writes
+work and calls it. An ``if``/``else`` chain between two decisions (a card's effect picked by
+its kind: this one? that one? ...) thus cost a round through that loop per test. flowgen writes
 ``return _bTARGET(s, L)`` instead, so one call from the engine runs the whole way to the next
 decision, where the stretch may.
 

@@ -16,7 +16,7 @@ and define parameters bound to such expressions, card attributes, variables
 of fixed size (not a growing family's), arithmetic, comparisons, ``and``,
 ``or``, ``not``, ``if``, ``in`` a set or a range, ``has``, ``abs``, ``min``,
 ``max`` and defines built from them; and an attribute of the top (or bottom)
-card of a zone that is one zone, not one of a family (``top(discard).symbol``),
+card of a zone that is one zone, not one of a family (``top(pile).rank``),
 which joins the key as its value, or as :data:`NO_CARD` while the zone is empty
 (working the condition out then fails, and is left to the rule). Anything else
 (a zone's cards, ``current``, the player count, a random pick, a quantifier)

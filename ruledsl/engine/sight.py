@@ -39,8 +39,8 @@ game just before it (its Knowledge then), with the cards the move named in
 the mover's hand; if some of those worlds do not allow it, each card the
 observer cannot see is put in the mover's hand in place of a few of its
 cards, in worlds that do, and a card that makes the move illegal wherever it
-goes is one the mover did not hold (a player who did not follow suit holds
-none of it). The rule is kept as "these zones hold at most so many of these
+goes is one the mover did not hold (a player who did not play a card like
+the one led holds none like it). The rule is kept as "these zones hold at most so many of these
 cards", the allowance growing with every hidden card the zones take in after.
 Only sampled worlds are read, so a rule too holds no secret; it is found by
 sampling, so a card the mover could have held in a rare world may be ruled
@@ -98,7 +98,7 @@ class Sight:
 
     def ruled_out(self, player: int) -> list:
         """What others' moves told ``player``: ``(zones, cards, allowance)``, each saying that the zones
-        hold at most ``allowance`` of ``cards`` (a player who did not follow suit holds none of it;
+        hold at most ``allowance`` of ``cards`` (a player who did not play a card like the one led holds none like it;
         a player who drew, unable to play, held nothing playable: at most the one card drawn)."""
         return [tuple(r) for r in self._rules[player]]
 

@@ -48,7 +48,7 @@ What a world does not model (a player may know more than it keeps):
   it is shuffled like any other hidden pile of its back group;
 - inferences from the other players' past moves, unless ``rules`` give them
   (:meth:`~ruledsl.engine.sight.Sight.ruled_out`: zones that hold at most so
-  many of some cards, such as a player who did not follow suit); then every
+  many of some cards, such as a player who did not play a card like the one led); then every
   world keeps them;
 - flow locals whose type the compiler does not know as a card;
 - the real values of variables the player may not see (``var x: int
