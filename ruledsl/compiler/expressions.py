@@ -9,6 +9,8 @@ keys are :mod:`.picking`.
 
 from __future__ import annotations
 
+import re
+
 from ..checker import types as T
 from ..checker.limits import (
     MAX_INLINED,
@@ -25,6 +27,9 @@ from .picking import best_fn, meld_fn, pick_fn, players_fn, tuple_fn, values_fn
 from .program import Option, _const, _local, _runtime
 from .purity import card_local, condition_key, each_loop, key_source, local_test, tabled_aggregate
 from .rng import randbelow
+
+class _NoValue:
+    """What a generated `min`/`max` holds before its first value (no value of a rule is one)."""
 
 
 class Expressions:
@@ -63,6 +68,14 @@ class Expressions:
             name = e.name
             if name == "kind":
                 kinds = self.card_kind
+                o = getattr(obj, "src", None)
+                if o is not None and re.fullmatch(r"L\[\d+\]", o):  # a card in a local: read it in place
+                    def no_card(s, L, span=span):
+                        _runtime("`.kind` of no card", span)
+
+                    table = self.shared_name(("kinds",), lambda: kinds, "kinds")
+                    return self.gen(f"({table}[{o}] if {o} is not None else "
+                                    f"{self.name_for(no_card, 'nokind')}(s, L))"), T.KIND
 
                 def kind_of(s, L):
                     c = obj(s, L)
@@ -565,6 +578,10 @@ class Expressions:
         func, span = e.func, e.span
         default = self.expr(e.default)[0] if e.default is not None else None
 
+        kind = T.KEY if func == "list" else T.INT
+        made = self._fold_source(func, slot, dom, where, value, default, span)
+        if made is not None:
+            return made, kind
         listed = values_fn(dom, slot, where, value)
 
         def fold(s, L):
@@ -579,7 +596,41 @@ class Expressions:
                 _runtime(f"`{func}(...)` of nothing", span)
             return min(values) if func == "min" else max(values)
 
-        return fold, (T.KEY if func == "list" else T.INT)
+        return fold, kind
+
+    def _fold_source(self, func, slot, dom, where, value, default, span):
+        """`sum`/`min`/`max`/`list` of a `for each` as one generated function: a plain loop, the element
+        bound in ``L[slot]`` as the closure binds it (left at the last element), the same values in the
+        same order; `min`/`max` keep the first of equal values, as Python's do. None where a part has no
+        source of its own to inline."""
+        d = self.src(dom)
+        if ":=" in d:
+            d = f"{self.name_for(dom, 'f')}(s, L)"
+        v = self.src(value)
+        if ":=" in v:
+            return None
+        guard = [f"    if not {self.src(where)}:", "        continue"] if where is not None else []
+        loop = [f"for L[{slot}] in {d}:"] + guard
+        if func == "sum":
+            return self.gen_def(["_n = 0"] + loop + [f"    _n += {v}", "return _n"])
+        if func == "list":
+            return self.gen_def(["_out = []"] + loop + [f"    _out.append({v})", "return _out"])
+        better = ">" if func == "max" else "<"
+        if default is not None:
+            empty = f"return {self.src(default)}"
+        else:
+            def nothing(s, L, func=func, span=span):
+                _runtime(f"`{func}(...)` of nothing", span)
+
+            empty = f"return {self.name_for(nothing, 'nothing')}(s, L)"
+        none = self.shared_name(("no value",), _NoValue, "novalue")
+        return self.gen_def([f"_m = _none = {none}"] + loop + [
+            f"    _x = {v}",
+            f"    if _m is _none or _x {better} _m:",
+            "        _m = _x",
+            "if _m is _none:",
+            f"    {empty}",
+            "return _m"])
 
     def binop(self, e: A.BinOp, statics):
         lf, lt = self.expr(e.left, statics=statics)
