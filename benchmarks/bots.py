@@ -22,6 +22,12 @@ rate comes with a 95% Wilson score interval (formula in benchmarks/README.md);
 the time per decision (wall clock, and CPU time of this process, which other
 work on the machine does not inflate) is measured around the bot's choose(),
 over the decisions where it had more than one legal move. Nothing is asserted; this only measures.
+
+A row of paired games also counts its whole pairs (``pairs``) and the pairs the bot won exactly one
+game of (``pairs_split``): with two sides, the same seats won both games of such a pair, whoever sat
+there. Between two bots that play alike, a split pair is one the deal decided or a coin flip decided;
+if a share ``d`` of the games is decided by the cards the seed deals, ``pairs_split / pairs`` comes to
+``d + (1 - d) / 2``, so ``d`` is about ``2 * pairs_split / pairs - 1`` (``--rung greedy/greedy``).
 """
 
 from __future__ import annotations
@@ -199,6 +205,10 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
     opponent_cpu = 0.0
     opponent_decisions = 0
     iterations = opponent_iterations = 0
+    # pairs played whole, and those split: the bot won one of the two games, so the same seats won both (with
+    # two sides, the side dealt the better cards whoever sat there: the deal decided, not the bots)
+    pairs = split = 0
+    last = None  # the score of the first game of the pair being played
     for i in range(start, start + games):
         game_seed = derive_seed(seed, i // 2 if paired else i)
         side = i % 2
@@ -208,6 +218,7 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
                  for p in range(players)]
         result = play_game(game, players, game_seed, seats)
         played = i - start + 1
+        before = score
         won = [w for w in result.winners if w in mine]
         if won:
             if len(won) == len(result.winners):
@@ -219,6 +230,10 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
         elif not result.winners and opponent is not None:  # nobody won (a round bound): a draw, half each
             nobody += 1
             score += 0.5
+        if paired and opponent is not None and i % 2 == 1 and last is not None:
+            pairs += 1
+            split += {last, score - before} == {0.0, 1.0}
+        last = score - before if paired and i % 2 == 0 else None
         for p, timed in enumerate(seats):
             if p in mine:
                 seconds += timed.seconds
@@ -233,7 +248,7 @@ def measure(path: str, params: dict, bot: str, opponent: str, games: int, seed: 
         row = {
             "game": game.name, "rules": path, "params": params, "players": players, "bot": bot,
             "opponent": opponent, "games": played, "start": start, "seed": seed, "wins": sole, "shared": shared,
-            "nobody": nobody, "win_rate": score / played, "ci95": [low, high], "decisions": decisions,
+            "nobody": nobody, "pairs": pairs, "pairs_split": split, "win_rate": score / played, "ci95": [low, high], "decisions": decisions,
             "seconds_per_decision": seconds / decisions if decisions else 0.0,
             "cpu_seconds_per_decision": cpu_seconds / decisions if decisions else 0.0,
             "opponent_cpu_seconds_per_decision": opponent_cpu / opponent_decisions if opponent_decisions else 0.0,
@@ -317,7 +332,7 @@ def saved_rows(paths: list[str]) -> list[dict]:
         for k in ("cpu_seconds_per_decision", "opponent_cpu_seconds_per_decision", "iterations_per_decision",
                   "opponent_iterations_per_decision", "seconds_per_decision"):
             m[k] = (m[k] * d1 + r[k] * d2) / (d1 + d2) if d1 + d2 else 0.0
-        for k in ("games", "wins", "shared", "decisions", "nobody"):
+        for k in ("games", "wins", "shared", "decisions", "nobody", "pairs", "pairs_split"):
             m[k] = m.get(k, 0) + r.get(k, 0)
         m["win_rate"] = (m["win_rate"] * n1 + r["win_rate"] * n2) / (n1 + n2)
         m["ci95"] = list(wilson(m["win_rate"] * m["games"], m["games"]))

@@ -104,3 +104,40 @@ def test_a_game_nobody_won_counts_half_for_each_side(tmp_path):
     assert row["win_rate"] == 0.5
     table = bench.ladder_table([dict(row, short="x")], 0.05, "cmd")
     assert "| 4 | 4 | 50% |" in table
+
+
+# the deal decides: whoever is dealt the higher card wins, whatever either player does
+DEALT_HIGHER_WINS = MINI + """\
+var moved[player]: int = 0
+flow {
+  shuffle deck
+  for p in players { deal 1 from deck into hand[p] }
+  for p in players {
+    choose turn by p { move left { moved[p] += 1 } move right { moved[p] += 2 } }
+  }
+}
+define score(p) = sum(c.rank for each c in hand[p])
+winner(p): highest score(p)
+"""
+# the play decides: `right` beats `left`, whoever sits where
+RIGHT_WINS = NOBODY_WINS.replace("winner(p) when false:", "winner(p):")
+
+
+def test_a_pair_is_split_when_the_deal_decides_and_swept_when_the_play_does(tmp_path):
+    """Games in pairs of one seed with seats swapped: a pair is split (the bot won one of its two
+    games, so the same seat won both) when the cards dealt decide, and not when one bot plays better."""
+    dealt = tmp_path / "dealt.rules"
+    dealt.write_text(DEALT_HIGHER_WINS)
+    row = bench.measure(str(dealt), {}, "random", "first", 12, 1, paired=True)
+    ties = row["shared"]  # two cards of one rank: a shared win, half of each game; not a split
+    assert row["pairs"] == 6 and row["pairs_split"] >= 6 - ties and row["pairs_split"] > 0
+    played = tmp_path / "played.rules"
+    played.write_text(RIGHT_WINS)
+    row = bench.measure(str(played), {}, "first", "random", 40, 1, paired=True)
+    # `first` always moves left: it wins only a pair's game where random moved left too (shared)
+    assert row["pairs"] == 20 and row["pairs_split"] == 0 and row["wins"] == 0
+    saved = tmp_path / "a.log"
+    saved.write_text(json.dumps(dict(row, start=0, short="x")) + "\n"
+                     + json.dumps(dict(row, start=40, short="x")) + "\n")
+    merged = bench.saved_rows([str(saved)])[0]
+    assert (merged["pairs"], merged["pairs_split"], merged["games"]) == (40, 0, 80)
