@@ -639,14 +639,14 @@ class Flow:
         return True
 
     def _domain(self, dom) -> str:
-        """A loop's domain: a copy of its list (the loop's body may change a zone), or for a constant
-        domain its values, made once."""
+        """A listing loop's domain: the list itself, not a copy (what the loop runs, a move's condition,
+        changes no zone), or for a constant domain its values, made once."""
         if getattr(dom, "constant", False):
             try:
                 return self._name("Xd", tuple(dom(None, None)))
             except TypeError:
                 pass
-        return f"list({self._expr(dom)})"
+        return f"({self._expr(dom)})"
 
     def _hoisted(self, o, cond, slots: list, constant: list) -> tuple:
         """(per argument, the tests right inside its loop; the condition left), hoist.split."""
