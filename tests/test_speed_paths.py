@@ -554,3 +554,85 @@ def test_an_any_is_answered_only_by_options_that_list_what_it_asks():
     assert options["fine"].listed_from == ()
     assert options["fine_too"].listed_from == ((2, 2),)
     assert options["mine"].listed_from == ()
+
+
+CHAIN = """\
+game "Chain"
+players 2..2
+limit 60 moves
+
+kind chip {
+  rank: 1..4
+}
+cards 2 * chip(rank: 1..4) in pool
+
+zone pool: pile hidden
+zone pile: pile public
+var x: int = 0
+var y: int = 0
+
+flow {
+  shuffle pool
+  while y < 40 {
+    choose go by 0 {
+      move pick(k in 1..5) {
+        x = k
+      }
+      move take where not empty(pool) {
+        put top(pool) into pile
+      }
+    }
+    if x == 1 {
+      y += 1
+    } else if x == 2 {
+      y += 2
+    } else if top(pile).rank == 3 {
+      y += 3
+    } else if x == 4 {
+      y += 4
+    } else {
+      y += 5
+    }
+  }
+}
+
+winner(p): highest y
+"""
+
+
+def test_a_chain_of_tests_is_asked_in_one_stretch_and_fails_as_the_steps_do():
+    """After a move, an `if`/`else if` chain: the stretch asks the tests of the stretches it jumps to
+    in place (flowgen._jump_out), nested, and jumps from there. Random moves against the step
+    interpreter: the same states, and where a test fails (the top card of an empty pile) the same
+    finding at the same rules line."""
+    import step_interpreter
+
+    from ruledsl.language.errors import RulesRuntimeError
+
+    game = ruledsl.loads(CHAIN)
+    game.new_game(2, 0)
+    source = game.program.flow.source
+    assert re.search(r"^        if not \(.*\n            if not \(", source, re.M)  # a test inside a test
+    failed = played = 0
+    for seed in range(40):
+        state = game.new_game(2, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            legal = state.legal_moves()
+            assert legal == step_interpreter.legal_moves(state)
+            move = legal[rng.randrange(len(legal))]
+            slow = state.clone()
+            try:
+                step_interpreter.apply(slow, move)
+                plain = None
+            except RulesRuntimeError as exc:
+                plain = (str(exc), exc.span)
+            try:
+                state._apply(move)
+            except RulesRuntimeError as exc:
+                assert (str(exc), exc.span) == plain
+                failed += 1
+                break
+            assert plain is None and state == slow
+            played += 1
+    assert failed and played

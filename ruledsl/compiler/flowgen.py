@@ -49,6 +49,7 @@ ALIASED = ("vars", "zones", "places", "loc")  # State fields bound to a local in
 MAX_TRACE = 400  # steps written into one function before it hands over to the next
 MAX_UNROLL = 4  # a trigger over at most this many constant values is checked without a loop
 MAX_FOLLOW = 60  # a jump is followed into the same function only within this many steps of its start
+MAX_THREAD = 6  # the tests of the stretches it jumps to a stretch asks in place, one inside another
 
 
 class Interned(dict):
@@ -312,7 +313,7 @@ class Flow:
                 pc += 1
             elif kind == JUMP_IF_NOT:
                 self._line(f"    if not {self._cond(a)}:{where}", pc)
-                self._line(f"        return {self._exit(b, calls)}", pc)
+                self._jump_out(b, calls, "        ", pc)
                 pc += 1
             elif kind == JUMP:
                 if a not in visited and count < MAX_FOLLOW:  # go on in the same function (not round a loop)
@@ -320,7 +321,7 @@ class Flow:
                     pc = a
                     visited.add(pc)
                     continue
-                self._line(f"    return {self._exit(a, calls)}{where}", pc)
+                self._jump_out(a, calls, "    ", pc, where)
                 return
             elif kind == CHOOSE:
                 if in_trigger:
@@ -350,6 +351,21 @@ class Flow:
             self._calls.add(target)
             return f"_b{target}(s, L)"
         return str(target)
+
+    def _jump_out(self, target: int, calls: bool, indent: str, pc: int, where: str = "", depth: int = 0) -> None:
+        """The lines that leave the stretch for step ``target`` (see _exit). Where the stretch called
+        there starts by a test of its own that jumps out again (the next test of an ``if``/``else if``
+        chain), that test is asked here first, and its jump taken from here: a chain of tests runs in
+        one function, not one call per test (the stretch called, when its test holds, asks it again:
+        it reads, and the state is the same). At most MAX_THREAD tests deep; the test's lines keep
+        the test's own step, for errors."""
+        code = self.program.code
+        if calls and depth < MAX_THREAD and target in self._calling and target in self._leaders \
+                and target < self.trig_start and code[target][0] == JUMP_IF_NOT:
+            _, cond, next_target, _ = code[target]
+            self._line(f"{indent}if not {self._cond(cond)}:", target)
+            self._jump_out(next_target, True, indent + "    ", target, "", depth + 1)
+        self._line(f"{indent}return {self._exit(target, calls)}{where}", pc)
 
     def _choose(self, pc: int, cid: int, where: str) -> None:
         """The flow stops at decision ``cid``: whose it is, and its legal moves (State._ask, written out)."""
