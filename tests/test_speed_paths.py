@@ -517,7 +517,8 @@ def test_an_any_the_moves_listed_before_answer_is_read_from_the_listing():
     assert options["pass_high"].listed_from == () and options["pass_high"].listed_where is None
     listing = game.python_listing()
     assert "_ls0_1 = len(out) > 0" in listing and "_ls1_1 = len(out) > _lb1" in listing
-    assert re.search(r"for L\[\d+\] in \((_s_|s\.)zones\[", listing)  # play_joker's cards: the hand itself
+    # play_joker's loop: over the hand itself (no copy), its card in a Python local (no slot of L)
+    assert re.search(r"for _x\d+ in \((_s_|s\.)zones\[", listing)
     seen = {"draw": 0, "pass": 0, "pass_high": 0, "play_joker": 0}
     for n in (2, 3):
         for seed in range(25):

@@ -42,7 +42,7 @@ from .branches import calling, reached
 from .codecache import compiled
 from .forward import forward_slots
 from .purity import CardTable
-from .srctext import SLOT_REF, conjuncts, reads_only_slot, unused_mask, writes_locals
+from .srctext import SLOT_REF, conjuncts, loop_locals, reads_only_slot, unused_mask, writes_locals
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
 ALIASED = ("vars", "zones", "places", "loc")  # State fields bound to a local in a generated function
@@ -582,41 +582,58 @@ class Flow:
             return
         if one:
             slot, dom = o.params[0]
-            test = f" if {cond}" if cond is not None else ""
-            self._own("    ")
-            self._line(f"    out += [{table}[L[{slot}]] for L[{slot}] in {self._iter(dom)}{test}]{where}")
+            domain = self._iter(dom)
+            put = self._loop_locals([slot], [domain] + ([cond] if cond is not None else []))
+            test = f" if {put(cond)}" if cond is not None else ""
+            var = put(f"L[{slot}]")
+            self._own("    ", test if var != f"L[{slot}]" else None)  # the loop over L[slot] writes L
+            self._line(f"    out += [{table}[{var}] for {var} in {domain}{test}]{where}")
             return
         indent = "    "
-        self._own(indent)
         slots = [slot for slot, _ in o.params]
         constant = [bool(getattr(dom, "constant", False)) for _, dom in o.params]
         tests, cond = self._hoisted(o, cond, slots, constant)
         # the innermost argument over constant values: (the values kept, the rest), if some is kept
         inner = self._filtered(cond, *o.params[-1])
         inner = inner if inner is not None and inner[0] else None
-        for k, (slot, dom) in enumerate(o.params):
-            if k == len(o.params) - 1 and inner is not None:
-                break
-            self._line(f"{indent}for L[{slot}] in {self._domain(dom)}:{where if k == 0 else ''}")
+        looped = o.params[:-1] if inner is not None else o.params
+        domains = [self._domain(dom) for _, dom in looped]
+        rest = inner[1] if inner is not None else cond
+        put = self._loop_locals([slot for slot, _ in looped],
+                                domains + [t for ts in tests for t in ts] + ([rest] if rest is not None else []))
+        if any(put(f"L[{slot}]") == f"L[{slot}]" for slot, _ in looped):
+            self._own(indent)  # a loop over a slot of L: a copy of L first
+        for k, ((slot, _), domain) in enumerate(zip(looped, domains)):
+            self._own(indent, put(domain))
+            self._line(f"{indent}for {put(f'L[{slot}]')} in {put(domain)}:{where if k == 0 else ''}")
             indent += "    "
             if tests[k]:  # the parts of the condition that read no inner argument (hoist.py)
-                self._line(f"{indent}if {' and '.join(tests[k])}:")
+                self._own(indent, put(" and ".join(tests[k])))
+                self._line(f"{indent}if {put(' and '.join(tests[k]))}:")
                 indent += "    "
         if inner is not None:
             # the innermost argument's values filtered when compiling; the rest asked once per outer value
-            values, rest = inner
+            values = inner[0]
             for part in conjuncts(rest) if rest is not None else ():
-                self._line(f"{indent}if {part}:")
+                self._own(indent, put(part))
+                self._line(f"{indent}if {put(part)}:")
                 indent += "    "
-            outer = "".join(f"L[{slot}], " for slot, _ in o.params[:-1])
+            outer = "".join(f"{put(f'L[{slot}]')}, " for slot, _ in o.params[:-1])
             self._line(f"{indent}for _v in {self._name('Xd', values)}:")
             self._line(f"{indent}    out.append({table}[({outer}_v)])")
             return
-        key = "(" + ", ".join(f"L[{slot}]" for slot, _ in o.params) + ",)"
+        key = "(" + ", ".join(put(f"L[{slot}]") for slot, _ in o.params) + ",)"
         if cond is not None:
-            self._line(f"{indent}if {cond}:")
+            self._own(indent, put(cond))
+            self._line(f"{indent}if {put(cond)}:")
             indent += "    "
         self._line(f"{indent}out.append({table}[{key}])")
+
+    def _loop_locals(self, slots: list, texts: list):
+        """srctext.loop_locals, with this program's names."""
+        ns = dict(getattr(self.program, "namespace", None) or {})
+        ns.update(self.ns)
+        return loop_locals(slots, texts, ns)
 
     def _filtered(self, cond, slot: int, dom):
         """hoist.constant_filter of ``cond`` over the constant values of an argument (slot, domain):

@@ -1,10 +1,13 @@
 """Small questions about the generated Python text of an expression or a statement (flowgen.py):
-which locals it reads or writes, the parts of a top-level `and`, the lines that keep a mask unused."""
+which locals it reads or writes, the parts of a top-level `and`, the lines that keep a mask unused,
+the arguments of a listed move that may live in a Python local."""
 
 from __future__ import annotations
 
 import ast
 import re
+
+from .hoist import quiet
 
 SLOT_REF = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
 
@@ -49,3 +52,20 @@ def conjuncts(cond: str) -> list:
     if any(p is None for p in parts):
         return [cond]
     return [f"({p})" for p in parts]
+
+
+def loop_locals(slots: list, texts: list, ns: dict):
+    """The arguments of a listed move that its loops may keep in a Python local (``_xN`` for slot N)
+    instead of a slot of L: those read only in place as ``L[N]`` in ``texts`` (the loops' domains,
+    the tests), where the code handed L never reads them (hoist.quiet). The listing's copy of L is
+    thrown away, so the slot need not hold the last value. A function that rewrites a text so."""
+    names = {}
+    for slot in slots:
+        own = re.compile(rf"(?<![\w.\]])L\[{slot}\]")
+        if all(quiet(own.sub(f"_x{slot}", text), slot, ns) for text in texts):
+            names[str(slot)] = f"_x{slot}"
+
+    def put(text: str) -> str:
+        return SLOT_REF.sub(lambda found: names.get(found.group(1), found.group(0)), text) if names else text
+
+    return put
