@@ -19,11 +19,11 @@ from ..checker.limits import (
 from ..language import ast as A
 from ..language.assemble import diag
 from ..language.errors import RulesError, RulesRuntimeError
+from .listed import runs
 from .melds import completable_fn
 from .members import grown_index
 from .picking import best_fn, meld_fn, pick_fn, players_fn, tuple_fn, values_fn
 from .program import Option, _const, _local, _runtime
-from .listed import runs
 from .purity import card_local, condition_key, each_loop, key_source, local_test, tabled_aggregate
 from .rng import randbelow
 
@@ -457,7 +457,7 @@ class Expressions:
         options I to J): (that condition, those runs of options), or (None, ()) where the condition is
         not all source text."""
         texts = {node: "(" + " or ".join(f"_ls{i}_{j}" for i, j in runs(found)) + ")" for node, found in known.items()}
-        saved = self.inlined, self.work
+        saved, slots = (self.inlined, self.work), self.local_count
         self.listed_known, self.listed_made = texts, 0
         try:
             fn = self.expr(o.where)[0]
@@ -466,8 +466,11 @@ class Expressions:
             self.inlined, self.work = saved  # counted once, as the condition the rules ask
         text = getattr(fn, "src", None)
         # each answer written in the text itself: none went into a function of its own, which could not
-        # read the listing's names
-        if text is None or sum(text.count(t) for t in set(texts.values())) != self.listed_made:
+        # read the listing's names; and no slot of L made for this second writing (the state's locals
+        # stay as they were)
+        if text is None or sum(text.count(t) for t in set(texts.values())) != self.listed_made \
+                or self.local_count != slots:
+            self.local_count = slots
             return None, ()
         return fn, tuple(sorted({run for found in known.values() for run in runs(found)}))
 
