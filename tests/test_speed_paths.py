@@ -530,14 +530,18 @@ def test_an_any_the_moves_listed_before_answer_is_read_from_the_listing():
 
 
 def test_an_any_is_answered_only_by_options_that_list_what_it_asks():
-    """No answer from an option whose other argument no value passes (it lists nothing, though
-    cards fit), nor where a condition reads a local the listings before may overwrite; an answer
-    from an option whose other argument some value passes."""
+    """No answer from an option whose other argument no value passes, or has no value (it lists
+    nothing, though cards fit), nor where a condition reads a local the listings before may
+    overwrite; an answer from an option whose other argument some value passes."""
     turn = """\
     choose turn by current {
       move never(c in hand[current], k in colour) where k == red and k == blue and fits(c) {
       }
       move fine where not any(each c in hand[current] where fits(c)) {
+      }
+      move no_rank(c in hand[current], r in 3..2) where fits(c) {
+      }
+      move fine_three where not any(each c in hand[current] where fits(c)) {
       }
       move red_only(c in hand[current], k in colour) where k == red and fits(c) {
       }
@@ -552,8 +556,8 @@ def test_an_any_is_answered_only_by_options_that_list_what_it_asks():
     text = ANSWERED[:start] + "    let d = top(pile)\n" + turn + "\n  }\n}" + ANSWERED[end:]
     game = ruledsl.loads(text)
     options = {o.name: o for o in game.program.choices[0].options}
-    assert options["fine"].listed_from == ()
-    assert options["fine_too"].listed_from == ((2, 2),)
+    assert options["fine"].listed_from == () and options["fine_three"].listed_from == ()
+    assert options["fine_too"].listed_from == ((4, 4),)
     assert options["mine"].listed_from == ()
 
 

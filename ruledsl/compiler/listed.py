@@ -3,12 +3,12 @@
 A decision's moves are listed one option after the other, on the same state: listing writes nothing
 but the listing's own copy of the locals. So when a later option asks
 
-    move draw where not any(each c in hand[seat] where A(c) or B(c))
+    move pass where not any(each c in hand[current] where A(c) or B(c))
 
 and earlier options of the same decision list their moves under exactly those conditions,
 
-    move play(c in hand[seat]) where A(c)
-    move play_special(c in hand[seat], k in colour) where k != none_yet and B(c)
+    move play(c in hand[current]) where A(c)
+    move play_as(c in hand[current], k in kinds) where k != first_kind and B(c)
 
 the `any` holds just when those options listed some move: `A(c) or B(c)` holds for some card c of
 the hand. An option with further arguments counts when their conditions read only those arguments,
@@ -118,8 +118,8 @@ def _lister_of(m, params: dict, o):
     others = [c for c in conjuncts if _mentions_any(c, "p")]
     if any(_mentions(c, X) for c in others):
         return None  # a condition of x and another argument together
-    if others and not _some_pass(others, [(j, v) for j, v in enumerate(values) if j != x]):
-        return None  # no value of the other arguments passes: the option lists nothing
+    if len(o.params) > 1 and not _some_pass(others, [(j, v) for j, v in enumerate(values) if j != x]):
+        return None  # no value of the other arguments (or none at all) passes: the option lists nothing
     own = [c for c in conjuncts if not _mentions_any(c, "p")]
     return doms[x], tuple(own)
 
