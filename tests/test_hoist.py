@@ -95,7 +95,7 @@ PAINT = textwrap.dedent("""\
 def test_a_game_listing_with_a_hoisted_test_plays_as_the_steps_do():
     game = ruledsl.loads(PAINT)
     source = flow_of(game.new_game(2, 0).program).source
-    assert "for L[" in source and "_Xd" in source  # the colours' loop over a constant tuple
+    assert "for _x" in source and "_Xd" in source  # the cards' loop (the card in a local), the colours over a constant tuple
     assert any(line.strip().startswith("if (_a_colour_") and "== 3)" in line for line in source.splitlines())
     painted = 0
     for n in (2, 3):

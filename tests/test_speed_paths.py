@@ -446,3 +446,198 @@ winner(p): highest x
     for seed in range(3):
         state, _ = step_interpreter.play_both_ways(game, 2, seed)
         assert state.vars[0] == 3 * MAX_DEPTH
+
+
+ANSWERED = """\
+game "Answered"
+players 2..3
+limit 300 moves
+
+enum colour { red "R", green "G", blue "B", any_colour "A" }
+kind tile {
+  colour: colour
+  rank: 1..4
+  show "{colour}{rank}"
+}
+cards 2 * tile(colour: {red, green, blue}, rank: 1..4) + 2 * tile(colour: any_colour, rank: 1..2) in deck
+
+zone deck: pile hidden
+zone pile: pile public
+zone hand[player]: row owner
+var now: colour = red
+
+define fits(c) = c.colour != any_colour and (c.colour == now or c.rank == top(pile).rank)
+define joker(c, p) = c.colour == any_colour and (c.rank == 1 or not any(each d in hand[p] where d.colour == now))
+define can_play(p) = any(each c in hand[p] where fits(c) or joker(c, p))
+
+flow {
+  shuffle deck
+  for p in players {
+    deal 8 from deck into hand[p]
+  }
+  put top(deck) into pile
+  turns from 0 until any(each p in players where empty(hand[p])) {
+    choose turn by current {
+      move play(c in hand[current]) where fits(c) {
+        put c into pile
+        now = c.colour
+      }
+      move play_joker(c in hand[current], k in colour) where k != any_colour and joker(c, current) {
+        put c into pile
+        now = k
+      }
+      move draw where not empty(deck) and not can_play(current) {
+        put top(deck) into hand[current]
+      }
+      move pass where empty(deck) and not any(each c in hand[current] where joker(c, current)) {
+      }
+      move pass_high where empty(deck) and not any(each c in hand[current] where fits(c) or c.rank == 4) {
+      }
+      when no move: end game
+    }
+  }
+}
+
+winner(p): lowest size(hand[p])
+"""
+
+
+def test_an_any_the_moves_listed_before_answer_is_read_from_the_listing():
+    """`draw` asks `any(each c in hand where fits(c) or joker(c, p))`, the conditions under which
+    `play` and `play_joker` (whose colour `k` some value passes) list a card: the listing reads
+    whether they listed a move (listed.py) instead of asking the `any` again; `pass` reads
+    `play_joker`'s alone; `pass_high`'s `c.rank == 4` no option lists, so it asks its `any`. Whole
+    games against the step interpreter (the options' own closures), with turns that drew, passed
+    and played a joker."""
+    import step_interpreter
+
+    game = ruledsl.loads(ANSWERED)
+    options = {o.name: o for o in game.program.choices[0].options}
+    assert options["draw"].listed_from == ((0, 1),) and options["pass"].listed_from == ((1, 1),)
+    assert options["pass_high"].listed_from == () and options["pass_high"].listed_where is None
+    listing = game.python_listing()
+    assert "_ls0_1 = len(out) > 0" in listing and "_ls1_1 = len(out) > _lb1" in listing
+    # play_joker's loop: over the hand itself (no copy), its card in a Python local (no slot of L)
+    assert re.search(r"for _x\d+ in \((_s_|s\.)zones\[", listing)
+    seen = {"draw": 0, "pass": 0, "pass_high": 0, "play_joker": 0}
+    for n in (2, 3):
+        for seed in range(25):
+            state, _ = step_interpreter.play_both_ways(game, n, seed)
+            for m in state.moves:
+                if m.name in seen:
+                    seen[m.name] += 1
+    assert all(seen.values()), seen
+
+
+def test_an_any_is_answered_only_by_options_that_list_what_it_asks():
+    """No answer from an option whose other argument no value passes, or has no value (it lists
+    nothing, though cards fit), nor where a condition reads a local the listings before may
+    overwrite; an answer from an option whose other argument some value passes."""
+    turn = """\
+    choose turn by current {
+      move never(c in hand[current], k in colour) where k == red and k == blue and fits(c) {
+      }
+      move fine where not any(each c in hand[current] where fits(c)) {
+      }
+      move no_rank(c in hand[current], r in 3..2) where fits(c) {
+      }
+      move fine_three where not any(each c in hand[current] where fits(c)) {
+      }
+      move red_only(c in hand[current], k in colour) where k == red and fits(c) {
+      }
+      move fine_too where not any(each c in hand[current] where fits(c)) {
+      }
+      move mine where not any(each c in hand[current] where fits(c) and c != d) {
+      }
+      when no move: end game
+    }"""
+    start = ANSWERED.index("    choose turn by current {")
+    end = ANSWERED.index("\n\nwinner")
+    text = ANSWERED[:start] + "    let d = top(pile)\n" + turn + "\n  }\n}" + ANSWERED[end:]
+    game = ruledsl.loads(text)
+    options = {o.name: o for o in game.program.choices[0].options}
+    assert options["fine"].listed_from == () and options["fine_three"].listed_from == ()
+    assert options["fine_too"].listed_from == ((4, 4),)
+    assert options["mine"].listed_from == ()
+
+
+CHAIN = """\
+game "Chain"
+players 2..2
+limit 60 moves
+
+kind chip {
+  rank: 1..4
+}
+cards 2 * chip(rank: 1..4) in pool
+
+zone pool: pile hidden
+zone pile: pile public
+var x: int = 0
+var y: int = 0
+
+flow {
+  shuffle pool
+  while y < 40 {
+    choose go by 0 {
+      move pick(k in 1..5) {
+        x = k
+      }
+      move take where not empty(pool) {
+        put top(pool) into pile
+      }
+    }
+    if x == 1 {
+      y += 1
+    } else if x == 2 {
+      y += 2
+    } else if top(pile).rank == 3 {
+      y += 3
+    } else if x == 4 {
+      y += 4
+    } else {
+      y += 5
+    }
+  }
+}
+
+winner(p): highest y
+"""
+
+
+def test_a_chain_of_tests_is_asked_in_one_stretch_and_fails_as_the_steps_do():
+    """After a move, an `if`/`else if` chain: the stretch asks the tests of the stretches it jumps to
+    in place (flowgen._jump_out), nested, and jumps from there. Random moves against the step
+    interpreter: the same states, and where a test fails (the top card of an empty pile) the same
+    finding at the same rules line."""
+    import step_interpreter
+
+    from ruledsl.language.errors import RulesRuntimeError
+
+    game = ruledsl.loads(CHAIN)
+    game.new_game(2, 0)
+    source = game.program.flow.source
+    assert re.search(r"^        if not \(.*\n            if not \(", source, re.M)  # a test inside a test
+    failed = played = 0
+    for seed in range(40):
+        state = game.new_game(2, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            legal = state.legal_moves()
+            assert legal == step_interpreter.legal_moves(state)
+            move = legal[rng.randrange(len(legal))]
+            slow = state.clone()
+            try:
+                step_interpreter.apply(slow, move)
+                plain = None
+            except RulesRuntimeError as exc:
+                plain = (str(exc), exc.span)
+            try:
+                state._apply(move)
+            except RulesRuntimeError as exc:
+                assert (str(exc), exc.span) == plain
+                failed += 1
+                break
+            assert plain is None and state == slow
+            played += 1
+    assert failed and played

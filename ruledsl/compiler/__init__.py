@@ -8,7 +8,8 @@ made of a part per concept: the card universe and the table's layout
 (:mod:`.members`), showing cards (:mod:`.showing`), choosing together
 (:mod:`.together`). What it gives the engine is plain data
 (:mod:`.program`, the step kinds of :mod:`.steps`); :mod:`.flowgen` writes the
-flow out as one generated Python module, with the tables of :mod:`.purity` and
-the statement source of :mod:`.stmtsrc`. :mod:`.rng` is the seeded generator
+flow out as one generated Python module, with the tables of :mod:`.purity`,
+the statement source of :mod:`.stmtsrc` (its text read by :mod:`.srctext`) and
+the answers of :mod:`.listed` (an `any` the moves listed before answer). :mod:`.rng` is the seeded generator
 the compiled rules draw from. It imports the language and checker stages.
 """

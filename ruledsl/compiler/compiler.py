@@ -54,6 +54,8 @@ class _Compiler(Work, Layout, Loops, Calls, Expressions, Statements):
         self.result_slots: dict = {}  # a Call of a procedure with a result -> the slot that holds the result
         self.turn_frames: list = []  # per enclosing steered `turns`: (next-player slot, final-round slot)
         self.local = _local
+        self.listed_known = None  # `any` node -> its answer's text, while _listed_where compiles
+        self.listed_made = 0  # the answers written so far in that compile
         self.start_work()  # the weight of each step (work.py)
 
     # ------------------------------------------------------------ the program

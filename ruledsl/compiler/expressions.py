@@ -21,6 +21,7 @@ from ..checker.limits import (
 from ..language import ast as A
 from ..language.assemble import diag
 from ..language.errors import RulesError, RulesRuntimeError
+from .listed import runs
 from .melds import completable_fn
 from .members import grown_index
 from .picking import best_fn, meld_fn, pick_fn, players_fn, tuple_fn, values_fn
@@ -428,8 +429,10 @@ class Expressions:
 
         return one
 
-    def option(self, o) -> Option:
-        """A move of a decision, its parameters bound; its body starts at the next step."""
+    def option(self, o, known: dict | None = None) -> Option:
+        """A move of a decision, its parameters bound; its body starts at the next step. ``known``: the
+        `any` nodes of its condition that the options listed before answer (listed.py), by their
+        indices."""
         params, kinds, sizes = [], [], []
         for p in o.params:
             b = self._binding(p, p.name)
@@ -457,8 +460,32 @@ class Expressions:
         if key is not None:
             key = key_source(self, key)
         labels = [self.m.move_labels.get(p) for p in o.params]
+        listed_where, listed_from = self._listed_where(o, known) if known and where is not None else (None, ())
         return Option(o.name, params, where, len(self.code), kinds, o.span, key, card_slot,
-                      labels if any(x is not None for x in labels) else [])
+                      labels if any(x is not None for x in labels) else [], listed_where, listed_from)
+
+    def _listed_where(self, o, known: dict) -> tuple:
+        """The option's condition compiled again with each `any` in ``known`` written as whether the
+        options that answer it listed a move (``_lsI_J``: the listing sets it after option J, for the
+        options I to J): (that condition, those runs of options), or (None, ()) where the condition is
+        not all source text."""
+        texts = {node: "(" + " or ".join(f"_ls{i}_{j}" for i, j in runs(found)) + ")" for node, found in known.items()}
+        saved, slots = (self.inlined, self.work), self.local_count
+        self.listed_known, self.listed_made = texts, 0
+        try:
+            fn = self.expr(o.where)[0]
+        finally:
+            self.listed_known = None
+            self.inlined, self.work = saved  # counted once, as the condition the rules ask
+        text = getattr(fn, "src", None)
+        # each answer written in the text itself: none went into a function of its own, which could not
+        # read the listing's names; and no slot of L made for this second writing (the state's locals
+        # stay as they were)
+        if text is None or sum(text.count(t) for t in set(texts.values())) != self.listed_made \
+                or self.local_count != slots:
+            self.local_count = slots
+            return None, ()
+        return fn, tuple(sorted({run for found in known.values() for run in runs(found)}))
 
     def _most_values(self, fn, t) -> int:
         """The most values a move parameter's domain can hold: known for constants (ranges, sets, enums),
@@ -496,6 +523,20 @@ class Expressions:
         return slot, dom, where
 
     def aggregate(self, e: A.Aggregate):
+        known = self.listed_known
+        if known is not None and e in known:  # answered by the moves listed before (_listed_where)
+            self.listed_known = None
+            try:
+                real, t = self.aggregate(e)
+            finally:
+                self.listed_known = known
+            self.listed_made += 1
+
+            def answered(s, L):  # called, it works the `any` out; written out, it reads the answer
+                return real(s, L)
+
+            answered.src = known[e]
+            return answered, t
         slot, dom, where = self._quantified(e)
         func, span = e.func, e.span
         b = self._binding(e, e.var)

@@ -42,12 +42,14 @@ from .branches import calling, reached
 from .codecache import compiled
 from .forward import forward_slots
 from .purity import CardTable
+from .srctext import SLOT_REF, conjuncts, loop_locals, reads_only_slot, unused_mask, writes_locals
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
 ALIASED = ("vars", "zones", "places", "loc")  # State fields bound to a local in a generated function
 MAX_TRACE = 400  # steps written into one function before it hands over to the next
 MAX_UNROLL = 4  # a trigger over at most this many constant values is checked without a loop
 MAX_FOLLOW = 60  # a jump is followed into the same function only within this many steps of its start
+MAX_THREAD = 6  # the tests of the stretches it jumps to a stretch asks in place, one inside another
 
 
 class Interned(dict):
@@ -173,8 +175,6 @@ class Flow:
     def listing(self) -> str:
         """The generated module, then what each name it uses stands for: the compiler's generated
         expressions and functions with their source, tables in short, other closures by their job."""
-        import re
-
         ns = dict(getattr(self.program, "namespace", None) or {})
         ns.update(self.ns)
         out = [self.source, "", "# ---- the names used above " + "-" * 40]
@@ -187,7 +187,6 @@ class Flow:
             seen.add(name)
             value = ns[name]
             text = getattr(value, "src", None)
-            getattr(value, "__code__", None)
             if callable(value) and text is not None and not text.startswith(name + "("):
                 out.append(f"# {name} = lambda s, L: {text}")
             elif getattr(value, "definition", None):
@@ -288,7 +287,7 @@ class Flow:
                 changed = getattr(a, "changed", None)
                 if stmt is not None and (changed is not None or in_trigger or not self.watched):
                     if in_trigger or not self.watched:
-                        stmt = _unused_mask(stmt, changed)
+                        stmt = unused_mask(stmt, changed)
                     for text in stmt:
                         self._line(f"    {text}{where}", pc)
                     if in_trigger or not self.watched:
@@ -307,14 +306,14 @@ class Flow:
             elif kind == SET:
                 stmt = getattr(a, "stmt", None)
                 if stmt is not None:
-                    for text in _unused_mask(stmt, getattr(a, "changed", None)):
+                    for text in unused_mask(stmt, getattr(a, "changed", None)):
                         self._line(f"    {text}{where}", pc)
                 else:
                     self._line(f"    {self._expr_stmt(a, 'k')}{where}", pc)
                 pc += 1
             elif kind == JUMP_IF_NOT:
                 self._line(f"    if not {self._cond(a)}:{where}", pc)
-                self._line(f"        return {self._exit(b, calls)}", pc)
+                self._jump_out(b, calls, "        ", pc)
                 pc += 1
             elif kind == JUMP:
                 if a not in visited and count < MAX_FOLLOW:  # go on in the same function (not round a loop)
@@ -322,7 +321,7 @@ class Flow:
                     pc = a
                     visited.add(pc)
                     continue
-                self._line(f"    return {self._exit(a, calls)}{where}", pc)
+                self._jump_out(a, calls, "    ", pc, where)
                 return
             elif kind == CHOOSE:
                 if in_trigger:
@@ -352,6 +351,21 @@ class Flow:
             self._calls.add(target)
             return f"_b{target}(s, L)"
         return str(target)
+
+    def _jump_out(self, target: int, calls: bool, indent: str, pc: int, where: str = "", depth: int = 0) -> None:
+        """The lines that leave the stretch for step ``target`` (see _exit). Where the stretch called
+        there starts by a test of its own that jumps out again (the next test of an ``if``/``else if``
+        chain), that test is asked here first, and its jump taken from here: a chain of tests runs in
+        one function, not one call per test (the stretch called, when its test holds, asks it again:
+        it reads, and the state is the same). At most MAX_THREAD tests deep; the test's lines keep
+        the test's own step, for errors."""
+        code = self.program.code
+        if calls and depth < MAX_THREAD and target in self._calling and target in self._leaders \
+                and target < self.trig_start and code[target][0] == JUMP_IF_NOT:
+            _, cond, next_target, _ = code[target]
+            self._line(f"{indent}if not {self._cond(cond)}:", target)
+            self._jump_out(next_target, True, indent + "    ", target, "", depth + 1)
+        self._line(f"{indent}return {self._exit(target, calls)}{where}", pc)
 
     def _choose(self, pc: int, cid: int, where: str) -> None:
         """The flow stops at decision ``cid``: whose it is, and its legal moves (State._ask, written out)."""
@@ -424,10 +438,10 @@ class Flow:
                 continue
             values = t.domain(None, None) if getattr(t.domain, "constant", False) else None
             if not (type(values) in (range, tuple) and 0 < len(values) <= MAX_UNROLL
-                    and all(type(v) is int for v in values) and _reads_only_slot(cond, t.slot)):
+                    and all(type(v) is int for v in values) and reads_only_slot(cond, t.slot)):
                 return None
             for v in values:
-                tests.append(_SLOT_REF.sub(lambda found: str(v) if found.group(1) == str(t.slot) else found.group(0),
+                tests.append(SLOT_REF.sub(lambda found: str(v) if found.group(1) == str(t.slot) else found.group(0),
                                            cond))
             leaves.append(f"L[{t.slot}] = {values[-1]}")
         if tests:
@@ -456,12 +470,12 @@ class Flow:
             values = t.domain(None, None) if getattr(t.domain, "constant", False) else None
             fixed = type(values) in (range, tuple) and 0 < len(values) <= MAX_UNROLL \
                 and all(type(v) is int for v in values)
-            if fixed and _reads_only_slot(cond, t.slot):
+            if fixed and reads_only_slot(cond, t.slot):
                 # a few values known when compiling, and a condition that reads the trigger's variable
                 # only as L[slot]: each value written into the test (the constants fold); L[slot] is
                 # left as the step-by-step check leaves it (the value that held, else the last one)
                 for k, v in enumerate(values):
-                    test = _SLOT_REF.sub(lambda found: str(v) if found.group(1) == str(t.slot) else found.group(0),
+                    test = SLOT_REF.sub(lambda found: str(v) if found.group(1) == str(t.slot) else found.group(0),
                                          cond)
                     self._line(f"{pad}{'if' if k == 0 else 'elif'} {test}:{where if k == 0 else ''}", t.span)
                     self._line(f"{pad}    t = {i}", t.span)
@@ -521,73 +535,105 @@ class Flow:
         self._fresh_out = first is not None and len(first.params) == 1 and first.key is not None
         if not self._fresh_out:
             self._line("    out = []")
-        for o in choice.options:
-            where = f"  # move {o.name}, {_at(o.span)}"
-            cond = self._cond(o.where) if o.where is not None else None
-            if not o.params:
-                made = move_class(o.name)
-                self._made.append((cid, o, made))
-                move = self._name("XM", made)
-                if o.key is not None:
-                    self._tabled(o, move, where)
-                    continue
-                if cond is None:
-                    self._line(f"    out.append({move}){where}")
-                    continue
-                indent = "    "
-                for k, part in enumerate(_conjuncts(cond)):  # `if a and b` as `if a: if b:`
-                    self._own(indent, part)
-                    self._line(f"{indent}if {part}:{where if k == 0 else ''}")
-                    indent += "    "
-                self._line(f"{indent}out.append({move})")
-                continue
-            one = len(o.params) == 1
-            made = Interned(move_class, o.name, one)
-            self._made.append((cid, o, made))
-            table = self._name("XT", made)
-            if one and o.key is not None:
-                self._tabled(o, table, where)
-                continue
-            if one and self._constant_filter(o, made, cond, where):
-                continue
-            if one:
-                slot, dom = o.params[0]
-                test = f" if {cond}" if cond is not None else ""
-                self._own("    ")
-                self._line(f"    out += [{table}[L[{slot}]] for L[{slot}] in {self._iter(dom)}{test}]{where}")
-                continue
-            indent = "    "
-            self._own(indent)
-            slots = [slot for slot, _ in o.params]
-            constant = [bool(getattr(dom, "constant", False)) for _, dom in o.params]
-            tests, cond = self._hoisted(o, cond, slots, constant)
-            # the innermost argument over constant values: (the values kept, the rest), if some is kept
-            inner = self._filtered(cond, *o.params[-1])
-            inner = inner if inner is not None and inner[0] else None
-            for k, (slot, dom) in enumerate(o.params):
-                if k == len(o.params) - 1 and inner is not None:
-                    break
-                self._line(f"{indent}for L[{slot}] in {self._domain(dom)}:{where if k == 0 else ''}")
-                indent += "    "
-                if tests[k]:  # the parts of the condition that read no inner argument (hoist.py)
-                    self._line(f"{indent}if {' and '.join(tests[k])}:")
-                    indent += "    "
-            if inner is not None:
-                # the innermost argument's values filtered when compiling; the rest asked once per outer value
-                values, rest = inner
-                for part in _conjuncts(rest) if rest is not None else ():
-                    self._line(f"{indent}if {part}:")
-                    indent += "    "
-                outer = "".join(f"L[{slot}], " for slot, _ in o.params[:-1])
-                self._line(f"{indent}for _v in {self._name('Xd', values)}:")
-                self._line(f"{indent}    out.append({table}[({outer}_v)])")
-                continue
-            key = "(" + ", ".join(f"L[{slot}]" for slot, _ in o.params) + ",)"
-            if cond is not None:
-                self._line(f"{indent}if {cond}:")
-                indent += "    "
-            self._line(f"{indent}out.append({table}[{key}])")
+        # runs of options whose listing answers an `any` of a later option's condition (listed.py):
+        # whether options I to J listed a move, in `_lsI_J` (the moves listed before I counted in `_lbI`)
+        answering = sorted({run for o in choice.options for run in o.listed_from})
+        for i, o in enumerate(choice.options):
+            if i and any(first == i for first, _ in answering):
+                self._line(f"    _lb{i} = len(out)")
+            self._list_option(cid, o, move_class)
+            for first, last in answering:
+                if last == i:
+                    self._line(f"    _ls{first}_{last} = len(out) > {f'_lb{first}' if first else 0}")
         self._line("    return out")
+
+    def _list_option(self, cid: int, o, move_class) -> None:
+        """The lines of ``_moves_fn`` that list the moves of option ``o``."""
+        where = f"  # move {o.name}, {_at(o.span)}"
+        # the condition, with the `any`s the options listed before answer read from their `_lsN`
+        # (its source text only; a table of the condition calls the condition itself, o.where)
+        asked = o.listed_where if o.listed_where is not None else o.where
+        cond = self._cond(asked) if asked is not None else None
+        if not o.params:
+            made = move_class(o.name)
+            self._made.append((cid, o, made))
+            move = self._name("XM", made)
+            if o.key is not None:
+                self._tabled(o, move, where)
+                return
+            if cond is None:
+                self._line(f"    out.append({move}){where}")
+                return
+            indent = "    "
+            for k, part in enumerate(conjuncts(cond)):  # `if a and b` as `if a: if b:`
+                self._own(indent, part)
+                self._line(f"{indent}if {part}:{where if k == 0 else ''}")
+                indent += "    "
+            self._line(f"{indent}out.append({move})")
+            return
+        one = len(o.params) == 1
+        made = Interned(move_class, o.name, one)
+        self._made.append((cid, o, made))
+        table = self._name("XT", made)
+        if one and o.key is not None:
+            self._tabled(o, table, where)
+            return
+        if one and self._constant_filter(o, made, cond, where):
+            return
+        if one:
+            slot, dom = o.params[0]
+            domain = self._iter(dom)
+            put = self._loop_locals([slot], [domain] + ([cond] if cond is not None else []))
+            test = f" if {put(cond)}" if cond is not None else ""
+            var = put(f"L[{slot}]")
+            self._own("    ", test if var != f"L[{slot}]" else None)  # the loop over L[slot] writes L
+            self._line(f"    out += [{table}[{var}] for {var} in {domain}{test}]{where}")
+            return
+        indent = "    "
+        slots = [slot for slot, _ in o.params]
+        constant = [bool(getattr(dom, "constant", False)) for _, dom in o.params]
+        tests, cond = self._hoisted(o, cond, slots, constant)
+        # the innermost argument over constant values: (the values kept, the rest), if some is kept
+        inner = self._filtered(cond, *o.params[-1])
+        inner = inner if inner is not None and inner[0] else None
+        looped = o.params[:-1] if inner is not None else o.params
+        domains = [self._domain(dom) for _, dom in looped]
+        rest = inner[1] if inner is not None else cond
+        put = self._loop_locals([slot for slot, _ in looped],
+                                domains + [t for ts in tests for t in ts] + ([rest] if rest is not None else []))
+        if any(put(f"L[{slot}]") == f"L[{slot}]" for slot, _ in looped):
+            self._own(indent)  # a loop over a slot of L: a copy of L first
+        for k, ((slot, _), domain) in enumerate(zip(looped, domains)):
+            self._own(indent, put(domain))
+            self._line(f"{indent}for {put(f'L[{slot}]')} in {put(domain)}:{where if k == 0 else ''}")
+            indent += "    "
+            if tests[k]:  # the parts of the condition that read no inner argument (hoist.py)
+                self._own(indent, put(" and ".join(tests[k])))
+                self._line(f"{indent}if {put(' and '.join(tests[k]))}:")
+                indent += "    "
+        if inner is not None:
+            # the innermost argument's values filtered when compiling; the rest asked once per outer value
+            values = inner[0]
+            for part in conjuncts(rest) if rest is not None else ():
+                self._own(indent, put(part))
+                self._line(f"{indent}if {put(part)}:")
+                indent += "    "
+            outer = "".join(f"{put(f'L[{slot}]')}, " for slot, _ in o.params[:-1])
+            self._line(f"{indent}for _v in {self._name('Xd', values)}:")
+            self._line(f"{indent}    out.append({table}[({outer}_v)])")
+            return
+        key = "(" + ", ".join(put(f"L[{slot}]") for slot, _ in o.params) + ",)"
+        if cond is not None:
+            self._own(indent, put(cond))
+            self._line(f"{indent}if {put(cond)}:")
+            indent += "    "
+        self._line(f"{indent}out.append({table}[{key}])")
+
+    def _loop_locals(self, slots: list, texts: list):
+        """srctext.loop_locals, with this program's names."""
+        ns = dict(getattr(self.program, "namespace", None) or {})
+        ns.update(self.ns)
+        return loop_locals(slots, texts, ns)
 
     def _filtered(self, cond, slot: int, dom):
         """hoist.constant_filter of ``cond`` over the constant values of an argument (slot, domain):
@@ -618,7 +664,7 @@ class Flow:
             self._line(f"    out += {moves}{where}")
             return True
         indent = "    "
-        for k, part in enumerate(_conjuncts(rest)):  # `if a and b` as `if a: if b:` (L copied only if needed)
+        for k, part in enumerate(conjuncts(rest)):  # `if a and b` as `if a: if b:` (L copied only if needed)
             self._own(indent, part)
             self._line(f"{indent}if {part}:{where if k == 0 else ''}")
             indent += "    "
@@ -626,14 +672,14 @@ class Flow:
         return True
 
     def _domain(self, dom) -> str:
-        """A loop's domain: a copy of its list (the loop's body may change a zone), or for a constant
-        domain its values, made once."""
+        """A listing loop's domain: the list itself, not a copy (what the loop runs, a move's condition,
+        changes no zone), or for a constant domain its values, made once."""
         if getattr(dom, "constant", False):
             try:
                 return self._name("Xd", tuple(dom(None, None)))
             except TypeError:
                 pass
-        return f"list({self._expr(dom)})"
+        return f"({self._expr(dom)})"
 
     def _hoisted(self, o, cond, slots: list, constant: list) -> tuple:
         """(per argument, the tests right inside its loop; the condition left), hoist.split."""
@@ -653,7 +699,7 @@ class Flow:
         """Before code that may write to L (``text``, or any code when None) in a moves function: take a
         copy of L unless one was taken already. ``keep``: the copy is taken on every path from here on
         (not inside a branch), so later code needs none."""
-        if self._copied or (text is not None and not _writes_locals(text)):
+        if self._copied or (text is not None and not writes_locals(text)):
             return
         self._line(f"{indent}L = L.copy()")
         if keep and indent == "    ":
@@ -730,53 +776,6 @@ class Flow:
 
 _CONTINUED = ("else:", "elif ", "except", "finally:")  # lines that go on the statement above them
 _ALIASED_REF = re.compile(r"(?<![\w.])s\.(" + "|".join(ALIASED) + r")\b")
-_SLOT_REF = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
-
-
-def _reads_only_slot(cond: str, slot: int) -> bool:
-    """Whether the condition's text uses the locals only as ``L[slot]`` read in place (no other slot,
-    no L handed to a function, no assignment), so that a constant may stand for it."""
-    if ":=" in cond or "lambda" in cond:
-        return False
-    rest = _SLOT_REF.sub(lambda found: "0" if found.group(1) == str(slot) else found.group(0), cond)
-    return re.search(r"\bL\b", rest) is None
-
-
-def _unused_mask(lines: list, changed) -> list:
-    """A statement's lines where the mask of what it changed (kept in the variable ``changed``) is not
-    looked at: its assignments become ``pass``."""
-    if not isinstance(changed, str):
-        return lines
-    heads = (f"{changed} = ", f"{changed} |= ")
-    return [text[:len(text) - len(text.lstrip())] + "pass" if text.lstrip().startswith(heads) else text
-            for text in lines]
-
-
-def _writes_locals(text: str) -> bool:
-    """Whether an expression's text may write to L: L handed to a function, a loop over L[slot], or L
-    anywhere but read in place as ``L[n]``."""
-    if "s.locals" in text:
-        return True
-    rest = re.sub(r"(?<![\w.\]])L\[\d+\]", "", text.replace(" ", ""))
-    return re.search(r"\bL\b", rest) is not None or re.search(r"\bfor\s*L\[", text) is not None
-
-
-def _conjuncts(cond: str) -> list:
-    """The parts of ``a and b and ...`` at the top of an expression's text (else the text itself)."""
-    import ast
-
-    try:
-        tree = ast.parse(cond, mode="eval").body
-    except SyntaxError:
-        return [cond]
-    if not (isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And)):
-        return [cond]
-    parts = [ast.get_source_segment(cond, v) for v in tree.values]
-    if any(p is None for p in parts):
-        return [cond]
-    return [f"({p})" for p in parts]
-
-
 def _at(span) -> str:
     """``file:line`` for a comment: a file name cannot end the comment (no line breaks in it)."""
     return f"{span.file}:{span.line}".replace("\n", " ").replace("\r", " ")

@@ -29,6 +29,11 @@ class Option:
     key: str | None = None  # a condition of one card and a few values only: their key, as Python (purity.py) ...
     card_slot: int | None = None  # ... the card: this local's, or the move's parameter's if None
     labels: list = attrs.Factory(list)  # per parameter: None, {number: label} or (template, name) (`as`)
+    # the condition as the generated listing asks it, an `any` in it answered by the options listed
+    # before (listed.py): source text only (it reads the listing's `_lsI_J`), and those options' runs
+    # (I, J) of indices
+    listed_where: object = None
+    listed_from: tuple = ()
 
 
 @attrs.define(eq=False)

@@ -12,6 +12,7 @@ from ..checker import types as T
 from ..checker.limits import MAX_INT, within_int
 from ..checker.treewalk import _turn_control
 from ..language import ast as A
+from . import listed
 from .expressions import bound_of
 from .members import new_member, remove_member
 from .picking import leave_effect, out_base, put_each_effect, step_fn
@@ -249,8 +250,10 @@ class Statements:
             self.choices.append(choice)
             self.emit(CHOOSE, cid, span=span)
             ends = []
-            for o in list(s.options) + list(m.extensions.get(s.name, ())):
-                option = self.option(o)
+            options = list(s.options) + list(m.extensions.get(s.name, ()))
+            # the `any`s of a condition that the options listed before it answer (listed.py)
+            for o, known in zip(options, listed.answers(m, self.params, options)):
+                option = self.option(o, known)
                 choice.options.append(option)
                 self.block(o.body)
                 ends.append(self.emit(JUMP, None, span=o.span))

@@ -251,12 +251,12 @@ class Work:
         self.work = 0
         self.step_work.append(work)
 
-    def option(self, o):
+    def option(self, o, known=None):
         frame = _Frame([p.domain for p in o.params])
         outer, self.work = self.work, 0
         self._frames.append(frame)
         try:
-            option = super().option(o)
+            option = super().option(o, known)
         finally:
             self._frames.pop()
         listing = frame.over(self.work, len(o.params))
