@@ -350,6 +350,62 @@ def test_a_tabled_condition_meets_an_empty_pile_as_the_rule_does():
     assert failed and listed
 
 
+@pytest.mark.parametrize("draw_when, reused", [
+    ("not any(each c in hand[current] where fits(c))", True),   # the play move's cards and condition
+    ("not any(each d in hand[current] where fits(d))", True),   # the same, its card named otherwise
+    ("not any(each c in hand[current] where c.colour == now)", False),   # another condition
+    ("not any(each c in drawn[current] where fits(c))", False),  # other cards
+    ("not any(each c in hand[next(current)] where fits(c))", False),  # another player's hand
+])
+def test_an_any_over_an_earlier_moves_cards_is_whether_that_move_was_listed(draw_when, reused):
+    """`move draw where ... not any(each c in hand[current] where fits(c))` after `move play(c in
+    hand[current]) where fits(c)`: the listing asks whether play listed a move instead of asking the
+    `any` again (flowgen.Flow._listed_before), only where the cards and the condition are the same.
+    Whole games, 2 and 3 players, against the step interpreter (each option's own closures) and
+    against the rule worked out by hand; both answers of the `any` were met."""
+    import step_interpreter
+
+    game = ruledsl.loads(MATCH.replace("START", "put top(deck) into pile").replace(
+        "not empty(deck) and not any(each c in hand[current] where fits(c))", f"not empty(deck) and {draw_when}"))
+    listing = game.python_listing()
+    assert ("_unlisted" in listing) == reused
+    turn = listing[listing.index("def _m0("):listing.index("def _m1(")]
+    assert (re.search(r"_d\d+\(s, L\)", turn) is None) == reused
+    seen = set()
+    for n in (2, 3):
+        for seed in range(12):
+            step_interpreter.play_both_ways(game, n, seed)
+            state = game.new_game(n, seed)
+            rng = random.Random(seed)
+            while not state.is_over:
+                legal = state.legal_moves()
+                if state.decision == "turn" and reused:
+                    hand = state.zones[state.zone_id(f"hand[{state.actor}]")]
+                    deck = state.zones[state.zone_id("deck")]
+                    some = any(_fits(state, c) for c in hand)
+                    assert (Move("draw") in legal) == (bool(deck) and not some)
+                    seen.add(some)
+                state._apply(legal[rng.randrange(len(legal))])
+    assert seen == ({False, True} if reused else set())
+
+
+def test_a_pass_allowed_only_to_who_cannot_play_is_listed_as_the_steps_list_it():
+    """Trolley Car's `move pass where empty(deck) and not can_play(current)` asks whether the play move
+    (the same cards, the same condition) listed a move; whole rounds of 4 to 6 players, where the deck
+    runs out early, against the step interpreter, and passes were made."""
+    import step_interpreter
+
+    game = ruledsl.load(ROOT / "games" / "trolley_car.rules", params={"single_round": True})
+    game.new_game(2, 0)
+    assert "_unlisted" in game.python_listing()
+    passes = 0
+    for n in (4, 5, 6):
+        for seed in range(3):
+            fast = step_interpreter.play_both_ways(game, n, seed)[0]
+            passes += sum(m.name == "pass" for m in fast.moves)
+    assert passes > 0
+
+
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
 def test_a_stretch_calls_the_stretches_it_jumps_to_only_off_loops_and_is_charged_their_work(path):
     """A stretch on no loop of the flow returns the value of the stretch it jumps out to, called in

@@ -246,9 +246,12 @@ class PartialRow(list):
 def tabled_aggregate(comp, func: str, slot: int, dom, where, key: tuple):
     """``any/all/count/cards(each c in DOMAIN where COND)`` with COND a pure function of the card and
     the parts of ``key``: one generated function that looks COND up in a :class:`CardTable`. Like the
-    plain form, it leaves each card it looks at in ``L[slot]``."""
+    plain form, it leaves each card it looks at in ``L[slot]``. The function's ``aggregate`` says what
+    it asks: (func, slot, the domain's text, the condition's text or None, the key's text), for a
+    listing of moves that has just asked the same (flowgen.py)."""
     table = comp.name_for(CardTable(where, slot, comp.card_total), "tab")
     key = key_source(comp, key)
+    dom = comp.src(dom)
     lines = [f"_key = {key}",
              f"_row = {table}.rows.get(_key)",
              "if _row is None:",
@@ -256,18 +259,14 @@ def tabled_aggregate(comp, func: str, slot: int, dom, where, key: tuple):
              f"_fill = {table}.fill"]
     if func != "cards":  # the card in a Python local while the loop runs (fill puts it in L[slot] too)
         test = "(_row[_each] if _row[_each] is not None else _fill(_row, s, L, _each))"
-        return comp.gen_def(lines + each_loop(func, slot, comp.src(dom), test))
-    test = f"(_row[L[{slot}]] if _row[L[{slot}]] is not None else _fill(_row, s, L, L[{slot}]))"
-    loop = f"for L[{slot}] in {comp.src(dom)}:"
-    if func == "any":
-        lines += [loop, f"    if {test}:", "        return True", "return False"]
-    elif func == "all":
-        lines += [loop, f"    if not {test}:", "        return False", "return True"]
-    elif func == "count":
-        lines += ["_n = 0", loop, f"    if {test}:", "        _n += 1", "return _n"]
+        fn = comp.gen_def(lines + each_loop(func, slot, dom, test))
     else:
-        lines += ["_out = []", loop, f"    if {test}:", f"        _out.append(L[{slot}])", "return _out"]
-    return comp.gen_def(lines)
+        test = f"(_row[L[{slot}]] if _row[L[{slot}]] is not None else _fill(_row, s, L, L[{slot}]))"
+        lines += ["_out = []", f"for L[{slot}] in {dom}:", f"    if {test}:", f"        _out.append(L[{slot}])",
+                  "return _out"]
+        fn = comp.gen_def(lines)
+    fn.aggregate = (func, slot, dom, getattr(where, "src", None), key)
+    return fn
 
 
 _SLOT = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
