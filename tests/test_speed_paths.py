@@ -83,6 +83,85 @@ def test_loops_leave_the_slot_as_the_plain_loop_does(func):
         assert mine == theirs
 
 
+class Empty(Exception):
+    """What the test's check of an empty zone raises."""
+
+
+def _empty():
+    raise Empty("the zone is empty")
+
+
+@pytest.mark.parametrize("func", ["any", "all", "count", "cards"])
+def test_a_tests_part_that_does_not_read_the_element_is_asked_once_with_the_same_answers(func):
+    """hoist.loop_invariants: the part of a quantifier's test that reads no element (a top card, a
+    local, a size) is kept in a Python local from the first time the test asks it. Over random
+    positions, against the same loop asking it every time: the same answer, the same locals, and the
+    same error when it fails (only when a card gets that far: an empty zone with no card passing the
+    first part is no error); and the part is asked at most once."""
+    from ruledsl.compiler.hoist import loop_invariants
+
+    slot = 2
+    test = "((_each % 3 == L[0]) and (_each != (s.zones[1] or _empty())[-1] + L[1] * 2 + len(s.zones[2])))"
+    before, cached = loop_invariants(test, {"_empty": _empty, "len": len})
+    assert before and cached.count(":=") == 1
+    asked = [0]
+
+    def counted():
+        asked[0] += 1
+        return _empty()
+
+    ns = {"_empty": _empty, "len": len, "all": all, "range": range}
+    plain = compiled_in(each_loop(func, slot, "s.zones[0]", test), ns)
+    once = compiled_in(each_loop(func, slot, "s.zones[0]", cached, before), ns)
+    counting = compiled_in(each_loop(func, slot, "s.zones[0]", cached.replace("_empty()", "_counted()"), before),
+                           {**ns, "_counted": counted})
+    rng = random.Random(11)
+    failed = answered = 0
+    for _ in range(600):
+        zones = [[rng.randrange(30) for _ in range(rng.randint(0, 6))] for _ in range(3)]
+        s = Position(zones, 2)
+        start = [rng.randrange(3), rng.randrange(4), None, "x"]
+        results = []
+        for fn in (plain, once):
+            L = start.copy()
+            try:
+                results.append((fn(s, L), L))
+            except Empty as exc:
+                results.append((str(exc), L))
+        assert results[0] == results[1]
+        asked[0] = 0
+        try:
+            counting(s, start.copy())
+            answered += 1
+        except Empty:
+            failed += 1
+        assert asked[0] <= 1
+    assert failed and answered
+
+
+def compiled_in(lines, ns):
+    exec("def f(s, L):\n" + "".join(f"    {line}\n" for line in lines), ns)  # noqa: S102 - test's own text
+    return ns["f"]
+
+
+def test_a_part_reading_the_element_or_handed_the_locals_is_asked_every_time():
+    """Parts that read the element, or call what is handed the state, or are small, stay; a test that
+    hands the locals on (which may write a slot a part reads) keeps every part."""
+    from ruledsl.compiler.hoist import loop_invariants
+
+    def helper(*args):
+        return 1
+
+    ns = {"_h": helper, "_d4": helper, "len": len}
+    for test in ["(_each != s.vars[3 + s.vars[4 + s.vars[5 + _each]]] + L[2])",
+                 "(_each != _d4(s, L) + s.vars[3 + s.vars[4 + s.vars[5 + s.vars[6]]]])",
+                 "(_each != _h(s) + s.vars[L[3] + _each] * s.vars[5 + s.vars[6]])",
+                 "(_each != s.vars[3] + L[4])"]:
+        assert loop_invariants(test, ns) == ([], test)
+    before, cached = loop_invariants("(_each != _h() + s.vars[3 + s.vars[4]] * s.vars[5 + s.vars[6]])", ns)
+    assert before and cached.count(":=") == 1
+
+
 def test_a_test_that_hands_the_locals_on_keeps_the_slot():
     """A test that passes L to a function (which may read the slot) is not rewritten."""
     assert local_test("_d5(s, L)", 3) is None

@@ -19,6 +19,7 @@ from ..checker.limits import (
 from ..language import ast as A
 from ..language.assemble import diag
 from ..language.errors import RulesError, RulesRuntimeError
+from .hoist import loop_invariants
 from .melds import completable_fn
 from .members import grown_index
 from .picking import best_fn, meld_fn, pick_fn, players_fn, tuple_fn, values_fn
@@ -500,7 +501,8 @@ class Expressions:
             loop = f"for L[{slot}] in {d}:"
             fast = local_test(w, slot) if w else None
             if fast is not None:  # the element in a Python local while the loop runs
-                return self.gen_def(each_loop(func, slot, d, fast)), kind
+                before, fast = loop_invariants(fast, self.ns)  # the parts not reading it asked once
+                return self.gen_def(each_loop(func, slot, d, fast, before)), kind
             if func == "any":  # a plain loop in a function of its own: cheaper than a generator
                 return (self.gen_def([loop, f"    if {w}:", "        return True", "return False"]) if w
                         else self.gen(f"(len({d}) > 0)")), kind

@@ -180,3 +180,75 @@ def quiet(text: str, slot: int, ns: dict, seen: frozenset = frozenset()) -> bool
         if handed or not callable(value):
             return False
     return True
+
+
+# ---- a quantifier's test: its parts that do not read the element, asked once per loop
+
+MIN_PART = 12  # expression nodes in such a part at least (a smaller one costs about as little to ask again)
+_NOT_READS = (ast.NamedExpr, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+              ast.Await, ast.Yield, ast.YieldFrom)
+
+
+def loop_invariants(test: str, ns: dict) -> tuple:
+    """``(before, test)`` for the test of a quantifier's loop (purity.each_loop: the element in the
+    Python local ``_each``, the locals read only as ``L[n]``): each largest part that does not read the
+    element and only reads (the state, ``L[n]``, tables, constants, built-ins that read, and helpers not
+    handed the state or the locals: the checks that raise a finding, as :func:`quiet` allows) is asked
+    once per loop. It is kept in a Python local the first time the test asks it
+    (``(_v0 if _v0 is not _u else (_v0 := PART))``): asked at the same moment as before, with the same
+    error if it fails, and the same value afterwards, as the loop changes nothing but ``_each``.
+    ``before``: the lines setting up those locals, run before the loop; ``([], test)`` if none."""
+    if not test.isascii() or ":=" in test:
+        return [], test
+    try:
+        tree = ast.parse(test, mode="eval").body
+    except SyntaxError:
+        return [], test
+    slots = {id(n.value) for n in ast.walk(tree) if _slot(n) is not None}
+    if any(isinstance(n, ast.Name) and n.id == "L" and id(n) not in slots for n in ast.walk(tree)):
+        return [], test  # the locals handed on: what is called may write a slot a part reads
+    found: list = []
+
+    def visit(node) -> None:
+        if _only_reads(node, ns) and sum(isinstance(n, ast.expr) for n in ast.walk(node)) >= MIN_PART:
+            found.append(node)
+            return
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                visit(child)
+
+    visit(tree)
+    if not found:
+        return [], test
+    out = test
+    for k, node in sorted(enumerate(found), key=lambda kn: -kn[1].col_offset):
+        part = out[node.col_offset:node.end_col_offset]
+        out = f"{out[:node.col_offset]}(_v{k} if _v{k} is not _u else (_v{k} := {part})){out[node.end_col_offset:]}"
+    return ["_u = []", " = ".join(f"_v{k}" for k in range(len(found))) + " = _u"], out
+
+
+def _only_reads(node, ns: dict) -> bool:
+    """Whether a part of a test reads neither the element ``_each`` nor the locals but as ``L[n]``, and
+    does nothing but read (see loop_invariants)."""
+    parts = list(ast.walk(node))
+    slots = {id(n.value) for n in parts if _slot(n) is not None}
+    for n in parts:
+        if isinstance(n, _NOT_READS):
+            return False
+        if isinstance(n, ast.Name) and (n.id == "_each" or n.id == "L" and id(n) not in slots):
+            return False
+        if isinstance(n, ast.Attribute) and not (isinstance(n.value, ast.Name) and n.value.id == "s"):
+            return False
+        if isinstance(n, ast.Call):
+            func = n.func
+            if not isinstance(func, ast.Name) or n.keywords:
+                return False
+            if any(isinstance(a, ast.Name) and a.id in ("s", "L") for a in n.args):
+                return False
+            value = ns.get(func.id)
+            if value is None:
+                if func.id not in _SAFE_CALLS or func.id == "_fill":
+                    return False
+            elif not callable(value) or isinstance(value, CardTable) or hasattr(value, "definition"):
+                return False
+    return True

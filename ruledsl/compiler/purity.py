@@ -283,12 +283,13 @@ def local_test(test: str, slot: int) -> str | None:
     return text
 
 
-def each_loop(func: str, slot: int, dom: str, test: str) -> list:
+def each_loop(func: str, slot: int, dom: str, test: str, before: list = ()) -> list:
     """The lines of ``any``/``all``/``count``/``cards`` over ``dom`` where ``test`` (the element read as
     ``_each``): the element is kept in a Python local while the loop runs and left in ``L[slot]`` as a
-    loop over ``L[slot]`` would leave it (the element that decided, else the last; unchanged if none)."""
+    loop over ``L[slot]`` would leave it (the element that decided, else the last; unchanged if none).
+    ``before``: lines run before the loop (the test's parts asked once, hoist.loop_invariants)."""
     put = f"L[{slot}] = _each"
-    lines = [f"_dom = {dom}", f"_each = L[{slot}]", "for _each in _dom:"]
+    lines = [f"_dom = {dom}", f"_each = L[{slot}]", *before, "for _each in _dom:"]
     one_empty = re.fullmatch(r"\(not s\.zones\[\((\d+) \+ _each\)\]\)", test)
     if func == "any" and dom == "range(s.n)" and one_empty:
         # "some player's zone is empty" (the end of many a round): all of them at once, in C; when
