@@ -162,6 +162,52 @@ def test_a_part_reading_the_element_or_handed_the_locals_is_asked_every_time():
     assert before and cached.count(":=") == 1
 
 
+def test_cards_a_condition_cannot_tell_apart_share_their_answer():
+    """purity.twins: a condition that reads its card only through attribute columns answers alike for
+    cards alike in those columns, so a table fills them together; reading the card itself, or handing
+    the locals on, gives none. Then, on Trolley Car (two decks: four cards of each rank and colour),
+    every answer the tables hold after random rounds is the condition's own for that card."""
+    from ruledsl.compiler.purity import CardTable, twins
+
+    ns = {"_a_rank_1": [1, 2, 1, 2, 3], "_a_colour_2": [0, 0, 0, 1, 0], "_d3": lambda s, L: True}
+
+    def cond(text):
+        fn = eval(f"lambda s, L: {text}", ns)  # noqa: S307 - the test's own text
+        fn.src = text
+        return fn
+
+    assert twins(cond("_a_rank_1[L[4]] == s"), 4, 5) == [(0, 2), (1, 3), (0, 2), (1, 3), (4,)]
+    assert twins(cond("_a_rank_1[L[4]] + _a_colour_2[L[4]] > L[0]"), 4, 5) == [(0, 2), (1,), (0, 2), (3,), (4,)]
+    for text in ["_a_rank_1[L[4]] == 1 and L[4] != 2", "_a_rank_1[L[4]] == 1 and _d3(s, L)",
+                 "_a_rank_1[L[0]] == L[4]"]:
+        assert twins(cond(text), 4, 5) is None
+
+    game = ruledsl.load(ROOT / "games" / "trolley_car.rules", params={"single_round": True})
+    game.new_game(2, 0)
+    assert "_key = (s.vars[9], s.vars[10], )" in game.python_listing().replace("_s_vars", "s.vars")
+    for n in (2, 4):
+        for seed in range(6):
+            state = game.new_game(n, seed)
+            rng = random.Random(seed)
+            while not state.is_over:
+                legal = state.legal_moves()
+                state._apply(legal[rng.randrange(len(legal))])
+    tables = [t for t in {**game.program.namespace, **game.program.flow.ns}.values() if isinstance(t, CardTable)]
+    assert tables and all(t.twins is not None and len(t.twins[0]) == 4 for t in tables)
+    checked = 0
+    for table in tables:
+        for key, row in table.rows.items():
+            s = game.new_game(2, 0)
+            s.vars[9], s.vars[10] = key  # the rank each line must follow: the tables' key
+            for c, value in enumerate(row):
+                if value is not None:
+                    L = list(s.locals)
+                    L[table.slot] = c
+                    assert bool(value) == bool(table.cond(s, L)), (key, c)
+                    checked += 1
+    assert checked > 1000
+
+
 def test_a_test_that_hands_the_locals_on_keeps_the_slot():
     """A test that passes L to a function (which may read the slot) is not rewritten."""
     assert local_test("_d5(s, L)", 3) is None

@@ -197,6 +197,7 @@ class CardTable:
     def __init__(self, cond, slot: int, card_count: int):
         self.cond, self.slot, self.card_count = cond, slot, card_count
         self.rows: dict = {}
+        self.twins = twins(cond, slot, card_count)
 
     def row(self, key) -> list:
         """A new row for ``key`` (the values of the variables read)."""
@@ -215,10 +216,14 @@ class CardTable:
         if len(self.rows) >= EAGER_ROWS:  # many different keys: work cards out only when asked
             row = self.rows[key] = PartialRow([None] * self.card_count)
             return row
-        cond, slot = self.cond, self.slot
+        cond, slot, twins = self.cond, self.slot, self.twins
         row: list = []
         partial = False
         for c in range(self.card_count):
+            first = twins[c][0] if twins is not None else c
+            if first < c:  # a card like one worked out already: the same answer
+                row.append(row[first] and moves[c])
+                continue
             L[slot] = c
             try:
                 row.append(moves[c] if cond(s, L) else False)
@@ -235,12 +240,45 @@ class CardTable:
         L[self.slot] = c
         value = bool(self.cond(s, L))
         if c is not None:
-            row[c] = value
+            if self.twins is None:
+                row[c] = value
+            else:
+                for t in self.twins[c]:
+                    row[t] = value
         return value
 
 
 class PartialRow(list):
     """A row of a table in which some cards could not be worked out in advance."""
+
+
+_COLUMN_AT = r"_a_\w+?_\d+\[L\[{}\]\]"
+
+
+def twins(cond, slot: int, card_count: int) -> list | None:
+    """Per card, the cards (itself first among them, in order) the condition cannot tell from it: where its
+    text reads the card in ``L[slot]`` only through card attribute columns (``_a_rank_7[L[slot]]``, fixed
+    lists of one value per card), a card with the same values in those columns gets the same answer, or
+    the same error. None where that is not known (the card read otherwise, or the locals handed on)."""
+    text = getattr(cond, "src", None)
+    names = getattr(cond, "__globals__", None)
+    if text is None or names is None:
+        return None
+    at = _COLUMN_AT.format(slot)
+    rest = re.sub(at, "", text)
+    if f"L[{slot}]" in rest or "s.locals" in rest or re.search(r"\bL\b(?!\[)", rest):
+        return None
+    columns = [names.get(m.split("[", 1)[0]) for m in sorted(set(re.findall(at, text)))]
+    if any(not isinstance(col, (list, tuple)) or len(col) != card_count for col in columns):
+        return None
+    groups: dict = {}
+    for c in range(card_count):
+        groups.setdefault(tuple(col[c] for col in columns), []).append(c)
+    out: list = [None] * card_count
+    for group in groups.values():
+        for c in group:
+            out[c] = tuple(group)
+    return out
 
 
 def tabled_aggregate(comp, func: str, slot: int, dom, where, key: tuple):
