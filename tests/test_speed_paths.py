@@ -208,6 +208,43 @@ def test_cards_a_condition_cannot_tell_apart_share_their_answer():
     assert checked > 1000
 
 
+def test_some_players_zone_empty_asked_in_place_answers_as_the_loop():
+    """purity.asked_in_place: "some player's zone is empty" written where it is asked answers without the
+    call while every zone holds a card and the slot holds the last player already, else calls. Over random
+    positions (the slot unset, the last player, another): the same answer and the same locals as the
+    plain loop; and the call was skipped and made."""
+    from ruledsl.compiler.purity import asked_in_place
+
+    slot = 2
+    test = local_test("(not s.zones[(1 + L[2])])", slot)
+    calls = [0]
+    loop = compiled(each_loop("any", slot, "range(s.n)", test))
+
+    def counted(s, L):
+        calls[0] += 1
+        return loop(s, L)
+
+    text = asked_in_place("any", slot, "range(s.n)", test, "_f(s, L)")
+    assert text is not None and "_f(s, L)" in text
+    assert asked_in_place("all", slot, "range(s.n)", test, "_f(s, L)") is None
+    assert asked_in_place("any", slot, "s.zones[0]", test, "_f(s, L)") is None
+    in_place = eval(f"lambda s, L: {text}", {"_f": counted, "all": all})  # noqa: S307 - the test's own text
+    rng = random.Random(5)
+    skipped = made = 0
+    for _ in range(400):
+        n = rng.randint(1, 5)
+        zones = [[]] + [[1] * rng.choice([0, 1, 1, 1, 1]) for _ in range(6)]
+        s = Position(zones, n)
+        start = [0, "x", rng.choice([None, n - 1, 0, 99]), None]
+        mine, theirs = start.copy(), start.copy()
+        calls[0] = 0
+        assert in_place(s, mine) == reference("any", slot, range(n), lambda p: not zones[1 + p], theirs)
+        assert mine == theirs
+        skipped += calls[0] == 0
+        made += calls[0]
+    assert skipped and made
+
+
 def test_a_test_that_hands_the_locals_on_keeps_the_slot():
     """A test that passes L to a function (which may read the slot) is not rewritten."""
     assert local_test("_d5(s, L)", 3) is None

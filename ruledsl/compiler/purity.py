@@ -321,6 +321,26 @@ def local_test(test: str, slot: int) -> str | None:
     return text
 
 
+def _one_empty(func: str, dom: str, test: str):
+    """The match of "some player's zone is empty" (``any(each p in players where empty(zone[p]))``), its
+    first zone in group 1; else None."""
+    if func != "any" or dom != "range(s.n)":
+        return None
+    return re.fullmatch(r"\(not s\.zones\[\((\d+) \+ _each\)\]\)", test)
+
+
+def asked_in_place(func: str, slot: int, dom: str, test: str, call: str) -> str | None:
+    """For "some player's zone is empty", what a caller may write instead of ``call`` (the function of
+    :func:`each_loop`): while every player's zone holds a card and ``L[slot]`` holds the last player
+    already, the function would answer false and leave the locals as they are, so the caller answers
+    that without the call (most turns of a round); else it calls. None for other quantifiers."""
+    one_empty = _one_empty(func, dom, test)
+    if not one_empty:
+        return None
+    first = one_empty.group(1)
+    return f"(False if L[{slot}] == s.n - 1 and all(s.zones[{first}:{first} + s.n]) else {call})"
+
+
 def each_loop(func: str, slot: int, dom: str, test: str, before: list = ()) -> list:
     """The lines of ``any``/``all``/``count``/``cards`` over ``dom`` where ``test`` (the element read as
     ``_each``): the element is kept in a Python local while the loop runs and left in ``L[slot]`` as a
@@ -328,8 +348,8 @@ def each_loop(func: str, slot: int, dom: str, test: str, before: list = ()) -> l
     ``before``: lines run before the loop (the test's parts asked once, hoist.loop_invariants)."""
     put = f"L[{slot}] = _each"
     lines = [f"_dom = {dom}", f"_each = L[{slot}]", *before, "for _each in _dom:"]
-    one_empty = re.fullmatch(r"\(not s\.zones\[\((\d+) \+ _each\)\]\)", test)
-    if func == "any" and dom == "range(s.n)" and one_empty:
+    one_empty = _one_empty(func, dom, test)
+    if one_empty:
         # "some player's zone is empty" (the end of many a round): all of them at once, in C; when
         # none is, the loop would have ended on the last player
         first = one_empty.group(1)
