@@ -245,6 +245,58 @@ def test_some_players_zone_empty_asked_in_place_answers_as_the_loop():
     assert skipped and made
 
 
+class Vars:
+    """What the tests of hoist.shared_parts read: ``s.vars``."""
+
+    def __init__(self, values):
+        self.vars = values
+
+
+SHARED = [  # (a test, whether a part of it is asked once)
+    ("((s.vars[0] + 1) % 3 == s.vars[1]) or ((s.vars[0] + 1) % 3 != s.vars[2] and s.vars[3] > (s.vars[0] + 1) % 3)",
+     True),
+    ("(s.vars[1] and (s.vars[0] * 2 + s.vars[2]) > 3) or (s.vars[0] * 2 + s.vars[2]) < 1", False),  # first: maybe
+    ("(10 // (s.vars[0] - s.vars[1]) if s.vars[2] else 0) + 10 // (s.vars[0] - s.vars[1])", False),  # a branch
+    ("10 // (s.vars[0] - s.vars[1] + s.vars[3]) > 2 or 10 // (s.vars[0] - s.vars[1] + s.vars[3]) < -2", True),
+    ("_h(s.vars[0] + s.vars[1] * 2) == 3 or _h(s.vars[0] + s.vars[1] * 2) == 4", True),
+    ("_h(s.vars[0] + s.vars[1] * 2, s) == 3 or _h(s.vars[0] + s.vars[1] * 2, s) == 4", False),  # handed the state
+]
+
+
+@pytest.mark.parametrize("test, shared", SHARED)
+def test_a_part_a_test_asks_again_is_worked_out_once_with_the_same_answers(test, shared):
+    """hoist.shared_parts (the trigger check asked in place: each condition works out the line's next
+    space): a part asked again is kept where it is first asked, if every way to the later places goes
+    through it. Over random values: the same answer or the same error as the test as written, and a
+    helper asked at most once where the part is shared."""
+    from ruledsl.compiler.hoist import shared_parts
+
+    calls = [0]
+
+    def helper(*args):
+        calls[0] += 1
+        return args[0] % 5
+
+    once = shared_parts(test, {"_h": helper})
+    assert (once != test) == shared
+    rng = random.Random(3)
+    outcomes = set()
+    for _ in range(500):
+        s = Vars([rng.randint(-2, 3) for _ in range(4)])
+        answers = []
+        for text in (test, once):
+            calls[0] = 0
+            try:
+                answers.append(eval(text, {"_h": helper, "s": s}))  # noqa: S307 - the test's own text
+            except ZeroDivisionError as exc:
+                answers.append(str(exc))
+            outcomes.add(str(answers[-1]))
+        assert answers[0] == answers[1], (test, s.vars)
+        if shared:
+            assert calls[0] <= 1
+    assert len(outcomes) >= 2
+
+
 def test_a_test_that_hands_the_locals_on_keeps_the_slot():
     """A test that passes L to a function (which may read the slot) is not rewritten."""
     assert local_test("_d5(s, L)", 3) is None

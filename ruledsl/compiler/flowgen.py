@@ -430,8 +430,10 @@ class Flow:
                 tests.append(_SLOT_REF.sub(lambda found: str(v) if found.group(1) == str(t.slot) else found.group(0),
                                            cond))
             leaves.append(f"L[{t.slot}] = {values[-1]}")
-        if tests:
-            self._pre = (" or ".join(tests), leaves)
+        if tests:  # a part asked by several conditions (a define they share) worked out once
+            ns = dict(getattr(self.program, "namespace", None) or {})
+            ns.update(self.ns)
+            self._pre = (hoist.shared_parts(" or ".join(tests), ns), leaves)
         return self._pre
 
     def _fire_fn(self) -> None:
