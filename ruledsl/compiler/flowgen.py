@@ -41,6 +41,7 @@ from . import hoist
 from .branches import calling, reached
 from .codecache import compiled
 from .forward import forward_slots
+from .listed import answered, listed_before
 from .purity import CardTable
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
@@ -131,8 +132,7 @@ class Flow:
             self._alias(first)
             self.options.append({(o.name, len(o.params)): o for o in choice.options})
         self.source = "\n".join(self.lines) + "\n"
-        ns = dict(getattr(program, "namespace", None) or {})
-        ns.update(self.ns)
+        ns = self._names()
         ns["__builtins__"] = {"any": any, "all": all, "sum": sum, "len": len, "list": list, "min": min,
                               "max": max, "int": int, "range": range, "map": map, "filter": filter, "AssertionError": AssertionError}
         self.blocks = [None] * len(code)
@@ -175,8 +175,7 @@ class Flow:
         expressions and functions with their source, tables in short, other closures by their job."""
         import re
 
-        ns = dict(getattr(self.program, "namespace", None) or {})
-        ns.update(self.ns)
+        ns = self._names()
         out = [self.source, "", "# ---- the names used above " + "-" * 40]
         seen: set = set()
         todo = sorted(set(re.findall(r"\b_[A-Za-z]\w*", self.source)))
@@ -240,6 +239,9 @@ class Flow:
             at -= 1
         lines.insert(at, "    " + "; ".join(f"_s_{f} = s.{f}" for f in names))
         self.line_span.insert(at, None)
+
+    def _names(self) -> dict:  # the names the generated module uses: the compiler's and its own
+        return {**(getattr(self.program, "namespace", None) or {}), **self.ns}
 
     def _name(self, prefix: str, value) -> str:
         name = f"_{prefix}{len(self.ns)}"
@@ -431,9 +433,7 @@ class Flow:
                                            cond))
             leaves.append(f"L[{t.slot}] = {values[-1]}")
         if tests:  # a part asked by several conditions (a define they share) worked out once
-            ns = dict(getattr(self.program, "namespace", None) or {})
-            ns.update(self.ns)
-            self._pre = (hoist.shared_parts(" or ".join(tests), ns), leaves)
+            self._pre = (hoist.shared_parts(" or ".join(tests), self._names()), leaves)
         return self._pre
 
     def _fire_fn(self) -> None:
@@ -523,13 +523,10 @@ class Flow:
         self._fresh_out = first is not None and len(first.params) == 1 and first.key is not None
         if not self._fresh_out:
             self._line("    out = []")
-        flags, asked = self._listed_before(choice)
+        flags, asked = listed_before(choice, self._names())  # an `any` over an earlier option's cards
         for i, o in enumerate(choice.options):
             where = f"  # move {o.name}, {_at(o.span)}"
-            cond = self._cond(o.where) if o.where is not None else None
-            for call, listed in asked.get(i, {}).items():  # `any` over an earlier option's cards: it listed one
-                cond = cond.replace(call, listed)
-            self._flag = flags.get(i)
+            cond = answered(self._cond(o.where), asked.get(i)) if o.where is not None else None
             if not o.params:
                 made = move_class(o.name)
                 self._made.append((cid, o, made))
@@ -552,7 +549,7 @@ class Flow:
             self._made.append((cid, o, made))
             table = self._name("XT", made)
             if one and o.key is not None:
-                self._tabled(o, table, where)
+                self._tabled(o, table, where, flags.get(i))
                 continue
             if one and self._constant_filter(o, made, cond, where):
                 continue
@@ -595,36 +592,6 @@ class Flow:
             self._line(f"{indent}out.append({table}[{key}])")
         self._line("    return out")
 
-    def _listed_before(self, choice) -> tuple:
-        """``any(each c in D where C)`` asked in the condition of an option after an option
-        ``move m(c in D) where C`` of the same decision (the same domain, the same condition of the card
-        kept in a table with the same key; the texts equal but for the card's slot and the names of
-        equal tables) is true exactly when that option listed a move: listing asks C of every card of D
-        in the same state, and changes nothing but a copy of the locals, which ``any`` only writes its
-        card to. Returns ({option index: the name of a Python local set to whether it listed no move},
-        {later option index: {the text of the call: what stands for it}})."""
-        ns = dict(getattr(self.program, "namespace", None) or {})
-        ns.update(self.ns)
-        listed: dict = {}  # signature -> the flag of the first option listing it
-        flags, asked = {}, {}
-        for i, o in enumerate(choice.options):
-            text = getattr(o.where, "src", None) if o.where is not None else None
-            for name in sorted(set(re.findall(r"\b(_d\d+)\(s, L\)", text or ""))):
-                found = getattr(ns.get(name), "aggregate", None)
-                if found is None or found[0] != "any":
-                    continue
-                _, slot, dom, cond, key = found
-                flag = listed.get(_signature(dom, cond, slot, key, ns))
-                if flag is not None:
-                    flags[int(flag[len("_unlisted"):])] = flag
-                    asked.setdefault(i, {})[f"{name}(s, L)"] = f"(not {flag})"
-            if len(o.params) == 1 and o.key is not None and text is not None:
-                slot, dom = o.params[0]
-                sig = _signature(getattr(dom, "src", None), text, slot, o.key, ns)
-                if sig is not None:
-                    listed.setdefault(sig, f"_unlisted{i}")
-        return flags, asked
-
     def _filtered(self, cond, slot: int, dom):
         """hoist.constant_filter of ``cond`` over the constant values of an argument (slot, domain):
         (the values that pass the leading tests of the argument alone, the rest), or None."""
@@ -634,9 +601,7 @@ class Flow:
             values = tuple(dom(None, None))
         except TypeError:
             return None
-        ns = dict(getattr(self.program, "namespace", None) or {})
-        ns.update(self.ns)
-        return hoist.constant_filter(cond, slot, values, ns)
+        return hoist.constant_filter(cond, slot, values, self._names())
 
     def _constant_filter(self, o, made, cond, where: str) -> bool:
         """A move of one argument over constant values whose condition reads the argument only in
@@ -702,9 +667,9 @@ class Flow:
             return f"{self._name('Xi', fn)}(s, L)"
         return text
 
-    def _tabled(self, o, table: str, where: str) -> None:
-        """A move whose condition is a pure function of one card and a few variables (purity.py):
-        its value per card is kept in a table per combination of those variables' values."""
+    def _tabled(self, o, table: str, where: str, flag: str | None = None) -> None:
+        """A move whose condition is a pure function of one card and a few variables (purity.py): its value
+        per card is kept in a table per combination of their values. ``flag``: set to whether none is listed."""
         slot = o.params[0][0] if o.params else o.card_slot
         made = CardTable(o.where, slot, self.program.card_count)
         tab = self._name("Xtab", made)
@@ -712,8 +677,7 @@ class Flow:
         self._line(f"    _key = {o.key}{where}")
         if o.params:  # a row holds each card's move, False, or None where working it out failed
             dom = self._iter(o.params[0][1])
-            flag = self._flag  # a later option asks whether this one listed no move (_listed_before)
-            if flag is not None and not self._fresh_out:
+            if flag is not None and not self._fresh_out:  # a later option asks whether it listed none
                 self._line(f"    {flag} = len(out)")
             self._line(f"    _row = {rows}.get(_key)")
             self._line("    if _row is None:")
@@ -738,7 +702,7 @@ class Flow:
             self._line(f"        {out} [{table}[c] for c in {dom} if (_row[c] if _row[c] is not None "
                        f"else {tab}.fill(_row, s, L, c))]")
             if flag is not None:
-                self._line(f"    {flag} = not out" if out == "out =" else f"    {flag} = len(out) == {flag}")
+                self._line(f"    {flag} = " + ("not out" if out == "out =" else f"len(out) == {flag}"))
             return
         self._line(f"    _row = {rows}.get(_key)")
         self._line("    if _row is None:")
@@ -791,40 +755,6 @@ def _unused_mask(lines: list, changed) -> list:
     heads = (f"{changed} = ", f"{changed} |= ")
     return [text[:len(text) - len(text.lstrip())] + "pass" if text.lstrip().startswith(heads) else text
             for text in lines]
-
-
-def _signature(dom, cond, slot: int, key, ns: dict):
-    """What a domain and a condition of the card in ``L[slot]`` ask, comparable between two of them: their
-    texts with the slot made anonymous and each generated name by its value (tables alike if equal); None
-    if either reads another local, or names what is not known."""
-    if dom is None or cond is None:
-        return None
-    cond = cond.replace(f"L[{slot}]", "L[*]")
-    text = f"{dom}\n{cond}\n{key}"
-    if re.search(r"\bL\[\d", text) or ":=" in text or "s.locals" in text or re.search(r"\bL\b(?!\[)", text):
-        return None
-    parts = re.split(r"\b(_[A-Za-z]\w*)", text)
-    for k in range(1, len(parts), 2):
-        if parts[k] not in ns:
-            return None
-        parts[k] = _alike(ns[parts[k]])
-    return tuple(parts)
-
-
-def _alike(value):
-    """A generated name's value, comparable: a table by its items, a closure by its code and what it
-    holds (the compiler makes one per use: the same error at the same rule), anything else by identity."""
-    if isinstance(value, (list, tuple)):
-        return ("table", tuple(value))
-    code = getattr(value, "__code__", None)
-    if code is not None and getattr(value, "__closure__", None):
-        try:
-            held = ("closure", id(code), tuple(cell.cell_contents for cell in value.__closure__))
-            hash(held)
-            return held
-        except (TypeError, ValueError):  # an unhashable or empty cell
-            pass
-    return ("name", id(value))
 
 
 def _writes_locals(text: str) -> bool:
