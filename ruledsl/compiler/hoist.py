@@ -254,10 +254,13 @@ def _only_reads(node, ns: dict, element: bool = True) -> bool:
     return True
 
 
-# ---- a test that asks the same part more than once (the trigger check: ``next_space(l)`` in each condition)
+# ---- a test that asks the same part more than once (trigger conditions sharing a define's value)
 
 MIN_SHARED = 4  # operations in such a part at least (_work)
-_BLOCKS_ORDER = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr)
+# the nodes Python asks in the order of their children (a dict's keys and values interleave: not here)
+_IN_ORDER = (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp, ast.Subscript, ast.Attribute,
+             ast.Call, ast.Name, ast.Constant, ast.Tuple, ast.List, ast.Slice, ast.Starred, ast.operator,
+             ast.unaryop, ast.boolop, ast.cmpop, ast.expr_context)
 
 
 def shared_parts(test: str, ns: dict, prefix: str = "_same") -> str:
@@ -273,7 +276,7 @@ def shared_parts(test: str, ns: dict, prefix: str = "_same") -> str:
         tree = ast.parse(test, mode="eval").body
     except SyntaxError:
         return test
-    if any(isinstance(n, _BLOCKS_ORDER) for n in ast.walk(tree)) or not _only_reads(tree, ns, element=False):
+    if not all(isinstance(n, _IN_ORDER) for n in ast.walk(tree)) or not _only_reads(tree, ns, element=False):
         return test
     asked: list = []  # (part, its path from the top: (parent, place among its children, as asked)) in order
 

@@ -1,8 +1,8 @@
 """Which condition of a move asks what an earlier move of the same decision has just listed.
 
 A decision often offers a move over some cards under a condition and, later, a move allowed only when
-no card qualifies: ``move play(c in hand[p]) where fits(c)`` then ``move pass where not can_play(p)``,
-with ``can_play(p) = any(each c in hand[p] where fits(c))``. Listing the first move has asked the
+no card qualifies: ``move take(c in hand[p]) where ok(c)`` then ``move wait where not some(p)``, with
+``some(p) = any(each c in hand[p] where ok(c))``. Listing the first move has asked the
 condition of every one of those cards, in the same state; the ``any`` of the later one asks it again.
 :func:`listed_before` finds such an ``any`` (the same cards, the same condition of the card kept in a
 table with the same key: their generated texts equal but for the card's slot and the names of equal

@@ -286,7 +286,7 @@ def tabled_aggregate(comp, func: str, slot: int, dom, where, key: tuple):
     the parts of ``key``: one generated function that looks COND up in a :class:`CardTable`. Like the
     plain form, it leaves each card it looks at in ``L[slot]``. The function's ``aggregate`` says what
     it asks: (func, slot, the domain's text, the condition's text or None, the key's text), for a
-    listing of moves that has just asked the same (flowgen.py)."""
+    listing of moves that has just asked the same (listed.py)."""
     table = comp.name_for(CardTable(where, slot, comp.card_total), "tab")
     key = key_source(comp, key)
     dom = comp.src(dom)
