@@ -4,6 +4,7 @@
     python benchmarks/playouts.py hand 4 600           # the speed-minded reference (benchmarks/hand/)
     py-spy record -o profile.svg -- python benchmarks/playouts.py rules 4 3000
     python benchmarks/playouts.py rules 2 30 uno 400   # another game of games/ (its own parameters), 400 warm-up
+    python benchmarks/playouts.py rules 4 20 - 2000    # Trolley Car, one round, after 2000 playouts of warm-up
 
 For the rules side it prints the number of decisions made in the counted playouts (instructions ÷
 decisions is the cost of a decision); the warm-up (200 playouts unless given) fills the tables of
@@ -32,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 def main(argv: list) -> int:
     side, players, count = argv[0], int(argv[1]), int(argv[2])
-    name = argv[3] if len(argv) > 3 else None
+    name = argv[3] if len(argv) > 3 and argv[3] != "-" else None  # "-": Trolley Car, one round
     warm = int(argv[4]) if len(argv) > 4 else 200
     made = [0]
     if side == "hand":

@@ -83,6 +83,220 @@ def test_loops_leave_the_slot_as_the_plain_loop_does(func):
         assert mine == theirs
 
 
+class Empty(Exception):
+    """What the test's check of an empty zone raises."""
+
+
+def _empty():
+    raise Empty("the zone is empty")
+
+
+@pytest.mark.parametrize("func", ["any", "all", "count", "cards"])
+def test_a_tests_part_that_does_not_read_the_element_is_asked_once_with_the_same_answers(func):
+    """hoist.loop_invariants: the part of a quantifier's test that reads no element (a top card, a
+    local, a size) is kept in a Python local from the first time the test asks it. Over random
+    positions, against the same loop asking it every time: the same answer, the same locals, and the
+    same error when it fails (only when a card gets that far: an empty zone with no card passing the
+    first part is no error); and the part is asked at most once."""
+    from ruledsl.compiler.hoist import loop_invariants
+
+    slot = 2
+    test = "((_each % 3 == L[0]) and (_each != (s.zones[1] or _empty())[-1] + L[1] * 2 + len(s.zones[2])))"
+    before, cached = loop_invariants(test, {"_empty": _empty, "len": len})
+    assert before and cached.count(":=") == 1
+    asked = [0]
+
+    def counted():
+        asked[0] += 1
+        return _empty()
+
+    ns = {"_empty": _empty, "len": len, "all": all, "range": range}
+    plain = compiled_in(each_loop(func, slot, "s.zones[0]", test), ns)
+    once = compiled_in(each_loop(func, slot, "s.zones[0]", cached, before), ns)
+    counting = compiled_in(each_loop(func, slot, "s.zones[0]", cached.replace("_empty()", "_counted()"), before),
+                           {**ns, "_counted": counted})
+    rng = random.Random(11)
+    failed = answered = 0
+    for _ in range(600):
+        zones = [[rng.randrange(30) for _ in range(rng.randint(0, 6))] for _ in range(3)]
+        s = Position(zones, 2)
+        start = [rng.randrange(3), rng.randrange(4), None, "x"]
+        results = []
+        for fn in (plain, once):
+            L = start.copy()
+            try:
+                results.append((fn(s, L), L))
+            except Empty as exc:
+                results.append((str(exc), L))
+        assert results[0] == results[1]
+        asked[0] = 0
+        try:
+            counting(s, start.copy())
+            answered += 1
+        except Empty:
+            failed += 1
+        assert asked[0] <= 1
+    assert failed and answered
+
+
+def compiled_in(lines, ns):
+    exec("def f(s, L):\n" + "".join(f"    {line}\n" for line in lines), ns)  # noqa: S102 - test's own text
+    return ns["f"]
+
+
+def test_a_part_reading_the_element_or_handed_the_locals_is_asked_every_time():
+    """Parts that read the element, or call what is handed the state, or are small, stay; a test that
+    hands the locals on (which may write a slot a part reads) keeps every part."""
+    from ruledsl.compiler.hoist import loop_invariants
+
+    def helper(*args):
+        return 1
+
+    ns = {"_h": helper, "_d4": helper, "len": len}
+    for test in ["(_each != s.vars[3 + s.vars[4 + s.vars[5 + _each]]] + L[2])",
+                 "(_each != _d4(s, L) + s.vars[3 + s.vars[4 + s.vars[5 + s.vars[6]]]])",
+                 "(_each != _h(s) + s.vars[L[3] + _each] * s.vars[5 + s.vars[6]])",
+                 "(_each != s.vars[3] + L[4])"]:
+        assert loop_invariants(test, ns) == ([], test)
+    before, cached = loop_invariants("(_each != _h() + s.vars[3 + s.vars[4]] * s.vars[5 + s.vars[6]])", ns)
+    assert before and cached.count(":=") == 1
+
+
+def test_cards_a_condition_cannot_tell_apart_share_their_answer():
+    """purity.twins: a condition that reads its card only through attribute columns answers alike for
+    cards alike in those columns, so a table fills them together; reading the card itself, or handing
+    the locals on, gives none. Then, on Trolley Car (two decks: four cards of each rank and colour),
+    every answer the tables hold after random rounds is the condition's own for that card."""
+    from ruledsl.compiler.purity import CardTable, twins
+
+    ns = {"_a_rank_1": [1, 2, 1, 2, 3], "_a_colour_2": [0, 0, 0, 1, 0], "_d3": lambda s, L: True}
+
+    def cond(text):
+        fn = eval(f"lambda s, L: {text}", ns)  # noqa: S307 - the test's own text
+        fn.src = text
+        return fn
+
+    assert twins(cond("_a_rank_1[L[4]] == s"), 4, 5) == [(0, 2), (1, 3), (0, 2), (1, 3), (4,)]
+    assert twins(cond("_a_rank_1[L[4]] + _a_colour_2[L[4]] > L[0]"), 4, 5) == [(0, 2), (1,), (0, 2), (3,), (4,)]
+    for text in ["_a_rank_1[L[4]] == 1 and L[4] != 2", "_a_rank_1[L[4]] == 1 and _d3(s, L)",
+                 "_a_rank_1[L[0]] == L[4]"]:
+        assert twins(cond(text), 4, 5) is None
+
+    game = ruledsl.load(ROOT / "games" / "trolley_car.rules", params={"single_round": True})
+    game.new_game(2, 0)
+    assert "_key = (s.vars[9], s.vars[10], )" in game.python_listing().replace("_s_vars", "s.vars")
+    for n in (2, 4):
+        for seed in range(6):
+            state = game.new_game(n, seed)
+            rng = random.Random(seed)
+            while not state.is_over:
+                legal = state.legal_moves()
+                state._apply(legal[rng.randrange(len(legal))])
+    tables = [t for t in {**game.program.namespace, **game.program.flow.ns}.values() if isinstance(t, CardTable)]
+    assert tables and all(t.twins is not None and len(t.twins[0]) == 4 for t in tables)
+    checked = 0
+    for table in tables:
+        for key, row in table.rows.items():
+            s = game.new_game(2, 0)
+            s.vars[9], s.vars[10] = key  # the rank each line must follow: the tables' key
+            for c, value in enumerate(row):
+                if value is not None:
+                    L = list(s.locals)
+                    L[table.slot] = c
+                    assert bool(value) == bool(table.cond(s, L)), (key, c)
+                    checked += 1
+    assert checked > 1000
+
+
+def test_some_players_zone_empty_asked_in_place_answers_as_the_loop():
+    """purity.asked_in_place: "some player's zone is empty" written where it is asked answers without the
+    call while every zone holds a card and the slot holds the last player already, else calls. Over random
+    positions (the slot unset, the last player, another): the same answer and the same locals as the
+    plain loop; and the call was skipped and made."""
+    from ruledsl.compiler.purity import asked_in_place
+
+    slot = 2
+    test = local_test("(not s.zones[(1 + L[2])])", slot)
+    calls = [0]
+    loop = compiled(each_loop("any", slot, "range(s.n)", test))
+
+    def counted(s, L):
+        calls[0] += 1
+        return loop(s, L)
+
+    text = asked_in_place("any", slot, "range(s.n)", test, "_f(s, L)")
+    assert text is not None and "_f(s, L)" in text
+    assert asked_in_place("all", slot, "range(s.n)", test, "_f(s, L)") is None
+    assert asked_in_place("any", slot, "s.zones[0]", test, "_f(s, L)") is None
+    in_place = eval(f"lambda s, L: {text}", {"_f": counted, "all": all})  # noqa: S307 - the test's own text
+    rng = random.Random(5)
+    skipped = made = 0
+    for _ in range(400):
+        n = rng.randint(1, 5)
+        zones = [[]] + [[1] * rng.choice([0, 1, 1, 1, 1]) for _ in range(6)]
+        s = Position(zones, n)
+        start = [0, "x", rng.choice([None, n - 1, 0, 99]), None]
+        mine, theirs = start.copy(), start.copy()
+        calls[0] = 0
+        assert in_place(s, mine) == reference("any", slot, range(n), lambda p: not zones[1 + p], theirs)
+        assert mine == theirs
+        skipped += calls[0] == 0
+        made += calls[0]
+    assert skipped and made
+
+
+class Vars:
+    """What the tests of hoist.shared_parts read: ``s.vars``."""
+
+    def __init__(self, values):
+        self.vars = values
+
+
+SHARED = [  # (a test, whether a part of it is asked once)
+    ("((s.vars[0] + 1) % 3 == s.vars[1]) or ((s.vars[0] + 1) % 3 != s.vars[2] and s.vars[3] > (s.vars[0] + 1) % 3)",
+     True),
+    ("(s.vars[1] and (s.vars[0] * 2 + s.vars[2]) > 3) or (s.vars[0] * 2 + s.vars[2]) < 1", False),  # first: maybe
+    ("(10 // (s.vars[0] - s.vars[1]) if s.vars[2] else 0) + 10 // (s.vars[0] - s.vars[1])", False),  # a branch
+    ("10 // (s.vars[0] - s.vars[1] + s.vars[3]) > 2 or 10 // (s.vars[0] - s.vars[1] + s.vars[3]) < -2", True),
+    ("_h(s.vars[0] + s.vars[1] * 2) == 3 or _h(s.vars[0] + s.vars[1] * 2) == 4", True),
+    ("_h(s.vars[0] + s.vars[1] * 2, s) == 3 or _h(s.vars[0] + s.vars[1] * 2, s) == 4", False),  # handed the state
+]
+
+
+@pytest.mark.parametrize("test, shared", SHARED)
+def test_a_part_a_test_asks_again_is_worked_out_once_with_the_same_answers(test, shared):
+    """hoist.shared_parts (the trigger check asked in place: each condition works out the line's next
+    space): a part asked again is kept where it is first asked, if every way to the later places goes
+    through it. Over random values: the same answer or the same error as the test as written, and a
+    helper asked at most once where the part is shared."""
+    from ruledsl.compiler.hoist import shared_parts
+
+    calls = [0]
+
+    def helper(*args):
+        calls[0] += 1
+        return args[0] % 5
+
+    once = shared_parts(test, {"_h": helper})
+    assert (once != test) == shared
+    rng = random.Random(3)
+    outcomes = set()
+    for _ in range(500):
+        s = Vars([rng.randint(-2, 3) for _ in range(4)])
+        answers = []
+        for text in (test, once):
+            calls[0] = 0
+            try:
+                answers.append(eval(text, {"_h": helper, "s": s}))  # noqa: S307 - the test's own text
+            except ZeroDivisionError as exc:
+                answers.append(str(exc))
+            outcomes.add(str(answers[-1]))
+        assert answers[0] == answers[1], (test, s.vars)
+        if shared:
+            assert calls[0] <= 1
+    assert len(outcomes) >= 2
+
+
 def test_a_test_that_hands_the_locals_on_keeps_the_slot():
     """A test that passes L to a function (which may read the slot) is not rewritten."""
     assert local_test("_d5(s, L)", 3) is None
@@ -348,6 +562,62 @@ def test_a_tabled_condition_meets_an_empty_pile_as_the_rule_does():
             listed += 1
             assert plain is None and fast.legal_moves() == slow.legal_moves()
     assert failed and listed
+
+
+@pytest.mark.parametrize("draw_when, reused", [
+    ("not any(each c in hand[current] where fits(c))", True),   # the play move's cards and condition
+    ("not any(each d in hand[current] where fits(d))", True),   # the same, its card named otherwise
+    ("not any(each c in hand[current] where c.colour == now)", False),   # another condition
+    ("not any(each c in drawn[current] where fits(c))", False),  # other cards
+    ("not any(each c in hand[next(current)] where fits(c))", False),  # another player's hand
+])
+def test_an_any_over_an_earlier_moves_cards_is_whether_that_move_was_listed(draw_when, reused):
+    """`move draw where ... not any(each c in hand[current] where fits(c))` after `move play(c in
+    hand[current]) where fits(c)`: the listing asks whether play listed a move instead of asking the
+    `any` again (compiler/listed.py), only where the cards and the condition are the same.
+    Whole games, 2 and 3 players, against the step interpreter (each option's own closures) and
+    against the rule worked out by hand; both answers of the `any` were met."""
+    import step_interpreter
+
+    game = ruledsl.loads(MATCH.replace("START", "put top(deck) into pile").replace(
+        "not empty(deck) and not any(each c in hand[current] where fits(c))", f"not empty(deck) and {draw_when}"))
+    listing = game.python_listing()
+    assert ("= len(out) >" in listing) == reused  # whether the play move listed a move (listed.py)
+    turn = listing[listing.index("def _m0("):listing.index("def _m1(")]
+    assert (re.search(r"_d\d+\(s, L\)", turn) is None) == reused
+    seen = set()
+    for n in (2, 3):
+        for seed in range(12):
+            step_interpreter.play_both_ways(game, n, seed)
+            state = game.new_game(n, seed)
+            rng = random.Random(seed)
+            while not state.is_over:
+                legal = state.legal_moves()
+                if state.decision == "turn" and reused:
+                    hand = state.zones[state.zone_id(f"hand[{state.actor}]")]
+                    deck = state.zones[state.zone_id("deck")]
+                    some = any(_fits(state, c) for c in hand)
+                    assert (Move("draw") in legal) == (bool(deck) and not some)
+                    seen.add(some)
+                state._apply(legal[rng.randrange(len(legal))])
+    assert seen == ({False, True} if reused else set())
+
+
+def test_a_pass_allowed_only_to_who_cannot_play_is_listed_as_the_steps_list_it():
+    """Trolley Car's `move pass where empty(deck) and not can_play(current)` asks whether the play move
+    (the same cards, the same condition) listed a move; whole rounds of 4 to 6 players, where the deck
+    runs out early, against the step interpreter, and passes were made."""
+    import step_interpreter
+
+    game = ruledsl.load(ROOT / "games" / "trolley_car.rules", params={"single_round": True})
+    game.new_game(2, 0)
+    assert "= len(out) >" in game.python_listing()  # whether the play move listed a move (listed.py)
+    passes = 0
+    for n in (4, 5, 6):
+        for seed in range(3):
+            fast = step_interpreter.play_both_ways(game, n, seed)[0]
+            passes += sum(m.name == "pass" for m in fast.moves)
+    assert passes > 0
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)

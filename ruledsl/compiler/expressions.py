@@ -21,13 +21,15 @@ from ..checker.limits import (
 from ..language import ast as A
 from ..language.assemble import diag
 from ..language.errors import RulesError, RulesRuntimeError
+from .hoist import loop_invariants
 from .listed import runs
 from .melds import completable_fn
 from .members import grown_index
 from .picking import best_fn, meld_fn, pick_fn, players_fn, tuple_fn, values_fn
 from .program import Option, _const, _local, _runtime
-from .purity import card_local, condition_key, each_loop, key_source, local_test, tabled_aggregate
+from .purity import asked_in_place, card_local, condition_key, each_loop, key_source, local_test, tabled_aggregate
 from .rng import randbelow
+
 
 class _NoValue:
     """What a generated `min`/`max` holds before its first value (no value of a rule is one)."""
@@ -554,7 +556,10 @@ class Expressions:
             loop = f"for L[{slot}] in {d}:"
             fast = local_test(w, slot) if w else None
             if fast is not None:  # the element in a Python local while the loop runs
-                return self.gen_def(each_loop(func, slot, d, fast)), kind
+                before, fast = loop_invariants(fast, self.ns)  # the parts not reading it asked once
+                fn = self.gen_def(each_loop(func, slot, d, fast, before))
+                fn.src = asked_in_place(func, slot, d, fast, fn.src) or fn.src
+                return fn, kind
             if func == "any":  # a plain loop in a function of its own: cheaper than a generator
                 return (self.gen_def([loop, f"    if {w}:", "        return True", "return False"]) if w
                         else self.gen(f"(len({d}) > 0)")), kind

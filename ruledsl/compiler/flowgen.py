@@ -133,8 +133,7 @@ class Flow:
             self._alias(first)
             self.options.append({(o.name, len(o.params)): o for o in choice.options})
         self.source = "\n".join(self.lines) + "\n"
-        ns = dict(getattr(program, "namespace", None) or {})
-        ns.update(self.ns)
+        ns = self._names()
         ns["__builtins__"] = {"any": any, "all": all, "sum": sum, "len": len, "list": list, "min": min,
                               "max": max, "int": int, "range": range, "map": map, "filter": filter, "AssertionError": AssertionError}
         self.blocks = [None] * len(code)
@@ -175,8 +174,7 @@ class Flow:
     def listing(self) -> str:
         """The generated module, then what each name it uses stands for: the compiler's generated
         expressions and functions with their source, tables in short, other closures by their job."""
-        ns = dict(getattr(self.program, "namespace", None) or {})
-        ns.update(self.ns)
+        ns = self._names()
         out = [self.source, "", "# ---- the names used above " + "-" * 40]
         seen: set = set()
         todo = sorted(set(re.findall(r"\b_[A-Za-z]\w*", self.source)))
@@ -239,6 +237,9 @@ class Flow:
             at -= 1
         lines.insert(at, "    " + "; ".join(f"_s_{f} = s.{f}" for f in names))
         self.line_span.insert(at, None)
+
+    def _names(self) -> dict:  # the names the generated module uses: the compiler's and its own
+        return {**(getattr(self.program, "namespace", None) or {}), **self.ns}
 
     def _name(self, prefix: str, value) -> str:
         name = f"_{prefix}{len(self.ns)}"
@@ -444,8 +445,8 @@ class Flow:
                 tests.append(SLOT_REF.sub(lambda found: str(v) if found.group(1) == str(t.slot) else found.group(0),
                                            cond))
             leaves.append(f"L[{t.slot}] = {values[-1]}")
-        if tests:
-            self._pre = (" or ".join(tests), leaves)
+        if tests:  # a part asked by several conditions (a define they share) worked out once
+            self._pre = (hoist.shared_parts(" or ".join(tests), self._names()), leaves)
         return self._pre
 
     def _fire_fn(self) -> None:
@@ -644,9 +645,7 @@ class Flow:
             values = tuple(dom(None, None))
         except TypeError:
             return None
-        ns = dict(getattr(self.program, "namespace", None) or {})
-        ns.update(self.ns)
-        return hoist.constant_filter(cond, slot, values, ns)
+        return hoist.constant_filter(cond, slot, values, self._names())
 
     def _constant_filter(self, o, made, cond, where: str) -> bool:
         """A move of one argument over constant values whose condition reads the argument only in

@@ -180,3 +180,172 @@ def quiet(text: str, slot: int, ns: dict, seen: frozenset = frozenset()) -> bool
         if handed or not callable(value):
             return False
     return True
+
+
+# ---- a quantifier's test: its parts that do not read the element, asked once per loop
+
+MIN_PART = 12  # expression nodes in such a part at least (a smaller one costs about as little to ask again)
+_NOT_READS = (ast.NamedExpr, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+              ast.Await, ast.Yield, ast.YieldFrom)
+
+
+def loop_invariants(test: str, ns: dict) -> tuple:
+    """``(before, test)`` for the test of a quantifier's loop (purity.each_loop: the element in the
+    Python local ``_each``, the locals read only as ``L[n]``): each largest part that does not read the
+    element and only reads (the state, ``L[n]``, tables, constants, built-ins that read, and helpers not
+    handed the state or the locals: the checks that raise a finding, as :func:`quiet` allows) is asked
+    once per loop. It is kept in a Python local the first time the test asks it
+    (``(_v0 if _v0 is not _u else (_v0 := PART))``): asked at the same moment as before, with the same
+    error if it fails, and the same value afterwards, as the loop changes nothing but ``_each``.
+    ``before``: the lines setting up those locals, run before the loop; ``([], test)`` if none."""
+    if not test.isascii() or ":=" in test:
+        return [], test
+    try:
+        tree = ast.parse(test, mode="eval").body
+    except SyntaxError:
+        return [], test
+    slots = {id(n.value) for n in ast.walk(tree) if _slot(n) is not None}
+    if any(isinstance(n, ast.Name) and n.id == "L" and id(n) not in slots for n in ast.walk(tree)):
+        return [], test  # the locals handed on: what is called may write a slot a part reads
+    found: list = []
+
+    def visit(node) -> None:
+        if _only_reads(node, ns) and sum(isinstance(n, ast.expr) for n in ast.walk(node)) >= MIN_PART:
+            found.append(node)
+            return
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                visit(child)
+
+    visit(tree)
+    if not found:
+        return [], test
+    out = test
+    for k, node in sorted(enumerate(found), key=lambda kn: -kn[1].col_offset):
+        part = out[node.col_offset:node.end_col_offset]
+        out = f"{out[:node.col_offset]}(_v{k} if _v{k} is not _u else (_v{k} := {part})){out[node.end_col_offset:]}"
+    return ["_u = []", " = ".join(f"_v{k}" for k in range(len(found))) + " = _u"], out
+
+
+def _only_reads(node, ns: dict, element: bool = True) -> bool:
+    """Whether a part of a test reads neither the element ``_each`` (if ``element``) nor the locals but as
+    ``L[n]``, and does nothing but read (see loop_invariants)."""
+    parts = list(ast.walk(node))
+    slots = {id(n.value) for n in parts if _slot(n) is not None}
+    for n in parts:
+        if isinstance(n, _NOT_READS):
+            return False
+        if isinstance(n, ast.Name) and (element and n.id == "_each" or n.id == "L" and id(n) not in slots):
+            return False
+        if isinstance(n, ast.Attribute) and not (isinstance(n.value, ast.Name) and n.value.id == "s"):
+            return False
+        if isinstance(n, ast.Call):
+            func = n.func
+            if not isinstance(func, ast.Name) or n.keywords:
+                return False
+            if any(isinstance(a, ast.Name) and a.id in ("s", "L") for a in n.args):
+                return False
+            value = ns.get(func.id)
+            if value is None:
+                if func.id not in _SAFE_CALLS or func.id == "_fill":
+                    return False
+            elif not callable(value) or isinstance(value, CardTable) or hasattr(value, "definition"):
+                return False
+    return True
+
+
+# ---- a test that asks the same part more than once (trigger conditions sharing a define's value)
+
+MIN_SHARED = 4  # operations in such a part at least (_work)
+# the nodes Python asks in the order of their children (a dict's keys and values interleave: not here)
+_IN_ORDER = (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp, ast.Subscript, ast.Attribute,
+             ast.Call, ast.Name, ast.Constant, ast.Tuple, ast.List, ast.Slice, ast.Starred, ast.operator,
+             ast.unaryop, ast.boolop, ast.cmpop, ast.expr_context)
+
+
+def shared_parts(test: str, ns: dict, prefix: str = "_same") -> str:
+    """``test`` with each part that it asks more than once worked out once: kept in a Python local
+    (``(_same0 := PART)``) where Python first asks it, and read from it where it is asked again, when
+    every way to the later place goes through the first (:func:`_before`: after it in an ``and``/``or``
+    chain, not in the other branch of an ``if``). Only parts that only read (as :func:`loop_invariants`
+    takes them), in a test that writes nothing: each is asked at the same moment as before, with the same
+    error if it fails, and gives the same value again."""
+    if not test.isascii():
+        return test
+    try:
+        tree = ast.parse(test, mode="eval").body
+    except SyntaxError:
+        return test
+    if not all(isinstance(n, _IN_ORDER) for n in ast.walk(tree)) or not _only_reads(tree, ns, element=False):
+        return test
+    asked: list = []  # (part, its path from the top: (parent, place among its children, as asked)) in order
+
+    def visit(node, path: tuple) -> None:
+        asked.append((node, path))
+        if isinstance(node, ast.IfExp):
+            children = [node.test, node.body, node.orelse]
+        elif isinstance(node, ast.Compare):
+            children = [node.left, *node.comparators]
+        else:
+            children = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
+        for k, child in enumerate(children):
+            visit(child, path + ((node, k),))
+
+    visit(tree, ())
+    places: dict = {}
+    for node, path in asked:
+        if _work(node) >= MIN_SHARED:
+            places.setdefault(ast.dump(node), []).append((node, path))
+    taken: list = []  # (start, end) of the places chosen
+    chosen: list = []
+    for found in sorted(places.values(), key=lambda f: -(f[0][0].end_col_offset - f[0][0].col_offset)):
+        spans = [(n.col_offset, n.end_col_offset) for n, _ in found]
+        first = found[0][1]
+        if len(found) < 2 or not all(_before(first, path) for _, path in found[1:]) \
+                or any(a < e and s < b for a, b in spans for s, e in taken):
+            continue
+        taken.extend(spans)
+        chosen.append(spans)
+    edits = []
+    for k, spans in enumerate(chosen):
+        name = f"{prefix}{k}"
+        edits.append((spans[0], f"({name} := {test[spans[0][0]:spans[0][1]]})"))
+        edits.extend((span, name) for span in spans[1:])
+    out = test
+    for (a, b), text in sorted(edits, key=lambda e: -e[0][0]):
+        out = out[:a] + text + out[b:]
+    return out
+
+
+def _work(node) -> int:
+    """The operations Python does to ask a part: its subscripts, attributes, calls and operators (an
+    operation on two constants is done when compiling)."""
+    n = 0
+    for part in ast.walk(node):
+        if isinstance(part, ast.BinOp):
+            n += not (isinstance(part.left, ast.Constant) and isinstance(part.right, ast.Constant))
+        elif isinstance(part, (ast.Subscript, ast.Attribute, ast.Call, ast.UnaryOp, ast.Compare, ast.BoolOp,
+                               ast.IfExp)):
+            n += 1
+    return n
+
+
+def _maybe(parent, k: int) -> bool:
+    """Whether child ``k`` of ``parent`` is asked only on some ways through it."""
+    if isinstance(parent, (ast.BoolOp, ast.IfExp)):
+        return k > 0
+    return isinstance(parent, ast.Compare) and k > 1
+
+
+def _before(first: tuple, later: tuple) -> bool:
+    """Whether every way that asks the part at path ``later`` has asked the one at ``first`` before."""
+    d = 0
+    while d < min(len(first), len(later)) and first[d] == later[d]:
+        d += 1
+    if d == len(first) or d == len(later):
+        return False  # one inside the other
+    parent, a = first[d]
+    b = later[d][1]
+    if b <= a or isinstance(parent, ast.IfExp) and a > 0:
+        return False
+    return not any(_maybe(p, k) for p, k in first[d + 1:])

@@ -62,16 +62,18 @@ def answers(m, params: dict, options: list) -> list:
         for node, seen in walk.any_seen.items():
             if len(set(seen)) != 1 or seen[0] is None:
                 continue  # met more than once in different places, or inside another quantifier
-            dom, disjuncts = seen[0]
-            chosen = set()
-            for conjuncts in disjuncts:
-                i = next((i for i in range(k) if _lister(m, params, options[i], listers, i) == (dom, conjuncts)),
-                         None)
-                if i is None:
+            dom, splits = seen[0]
+            for disjuncts in splits:
+                chosen = set()
+                for conjuncts in disjuncts:
+                    i = next((i for i in range(k) if _lister(m, params, options[i], listers, i) == (dom, conjuncts)),
+                             None)
+                    if i is None:
+                        break
+                    chosen.add(i)
+                else:
+                    found[k][node] = tuple(sorted(chosen))
                     break
-                chosen.add(i)
-            else:
-                found[k][node] = tuple(sorted(chosen))
     return found
 
 
@@ -278,7 +280,8 @@ class _Walk:
         if e.func == "any" and e.where is not None:
             seen = None
             if depth == 0:  # the same condition with the variable as X, its own variables from depth 0
-                disjuncts = _flat(self.canon(e.where, {**env, b: X}, 0), "or")
-                seen = (dom, tuple(_flat(d, "and") for d in disjuncts))
+                whole = self.canon(e.where, {**env, b: X}, 0)
+                # the condition as one option's (a define of an `or` both write), else each side of its `or`s
+                seen = (dom, ((_flat(whole, "and"),), tuple(_flat(d, "and") for d in _flat(whole, "or"))))
             self.any_seen.setdefault(e, []).append(seen)
         return ("agg", e.func, dom, where)

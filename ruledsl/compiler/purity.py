@@ -197,6 +197,7 @@ class CardTable:
     def __init__(self, cond, slot: int, card_count: int):
         self.cond, self.slot, self.card_count = cond, slot, card_count
         self.rows: dict = {}
+        self.twins = twins(cond, slot, card_count)
 
     def row(self, key) -> list:
         """A new row for ``key`` (the values of the variables read)."""
@@ -215,10 +216,14 @@ class CardTable:
         if len(self.rows) >= EAGER_ROWS:  # many different keys: work cards out only when asked
             row = self.rows[key] = PartialRow([None] * self.card_count)
             return row
-        cond, slot = self.cond, self.slot
+        cond, slot, twins = self.cond, self.slot, self.twins
         row: list = []
         partial = False
         for c in range(self.card_count):
+            first = twins[c][0] if twins is not None else c
+            if first < c:  # a card like one worked out already: the same answer
+                row.append(row[first] and moves[c])
+                continue
             L[slot] = c
             try:
                 row.append(moves[c] if cond(s, L) else False)
@@ -235,7 +240,11 @@ class CardTable:
         L[self.slot] = c
         value = bool(self.cond(s, L))
         if c is not None:
-            row[c] = value
+            if self.twins is None:
+                row[c] = value
+            else:
+                for t in self.twins[c]:
+                    row[t] = value
         return value
 
 
@@ -243,12 +252,44 @@ class PartialRow(list):
     """A row of a table in which some cards could not be worked out in advance."""
 
 
+_COLUMN_AT = r"_a_\w+?_\d+\[L\[{}\]\]"
+
+
+def twins(cond, slot: int, card_count: int) -> list | None:
+    """Per card, the cards (itself first among them, in order) the condition cannot tell from it: where its
+    text reads the card in ``L[slot]`` only through card attribute columns (``_a_rank_7[L[slot]]``, fixed
+    lists of one value per card), a card with the same values in those columns gets the same answer, or
+    the same error. None where that is not known (the card read otherwise, or the locals handed on)."""
+    text = getattr(cond, "src", None)
+    names = getattr(cond, "__globals__", None)
+    if text is None or names is None:
+        return None
+    at = _COLUMN_AT.format(slot)
+    rest = re.sub(at, "", text)
+    if f"L[{slot}]" in rest or "s.locals" in rest or re.search(r"\bL\b(?!\[)", rest):
+        return None
+    columns = [names.get(m.split("[", 1)[0]) for m in sorted(set(re.findall(at, text)))]
+    if any(not isinstance(col, (list, tuple)) or len(col) != card_count for col in columns):
+        return None
+    groups: dict = {}
+    for c in range(card_count):
+        groups.setdefault(tuple(col[c] for col in columns), []).append(c)
+    out: list = [None] * card_count
+    for group in groups.values():
+        for c in group:
+            out[c] = tuple(group)
+    return out
+
+
 def tabled_aggregate(comp, func: str, slot: int, dom, where, key: tuple):
     """``any/all/count/cards(each c in DOMAIN where COND)`` with COND a pure function of the card and
     the parts of ``key``: one generated function that looks COND up in a :class:`CardTable`. Like the
-    plain form, it leaves each card it looks at in ``L[slot]``."""
+    plain form, it leaves each card it looks at in ``L[slot]``. The function's ``aggregate`` says what
+    it asks: (func, slot, the domain's text, the condition's text or None, the key's text), for a
+    listing of moves that has just asked the same (listed.py)."""
     table = comp.name_for(CardTable(where, slot, comp.card_total), "tab")
     key = key_source(comp, key)
+    dom = comp.src(dom)
     lines = [f"_key = {key}",
              f"_row = {table}.rows.get(_key)",
              "if _row is None:",
@@ -256,18 +297,13 @@ def tabled_aggregate(comp, func: str, slot: int, dom, where, key: tuple):
              f"_fill = {table}.fill"]
     if func != "cards":  # the card in a Python local while the loop runs (fill puts it in L[slot] too)
         test = "(_row[_each] if _row[_each] is not None else _fill(_row, s, L, _each))"
-        return comp.gen_def(lines + each_loop(func, slot, comp.src(dom), test))
-    test = f"(_row[L[{slot}]] if _row[L[{slot}]] is not None else _fill(_row, s, L, L[{slot}]))"
-    loop = f"for L[{slot}] in {comp.src(dom)}:"
-    if func == "any":
-        lines += [loop, f"    if {test}:", "        return True", "return False"]
-    elif func == "all":
-        lines += [loop, f"    if not {test}:", "        return False", "return True"]
-    elif func == "count":
-        lines += ["_n = 0", loop, f"    if {test}:", "        _n += 1", "return _n"]
+        fn = comp.gen_def(lines + each_loop(func, slot, dom, test))
     else:
-        lines += ["_out = []", loop, f"    if {test}:", f"        _out.append(L[{slot}])", "return _out"]
-    return comp.gen_def(lines)
+        test = f"(_row[L[{slot}]] if _row[L[{slot}]] is not None else _fill(_row, s, L, L[{slot}]))"
+        lines += ["_out = []", f"for L[{slot}] in {dom}:", f"    if {test}:", f"        _out.append(L[{slot}])",
+                  "return _out"]
+        fn = comp.gen_def(lines)
+    return fn
 
 
 _SLOT = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
@@ -284,14 +320,35 @@ def local_test(test: str, slot: int) -> str | None:
     return text
 
 
-def each_loop(func: str, slot: int, dom: str, test: str) -> list:
+def _one_empty(func: str, dom: str, test: str):
+    """The match of "some player's zone is empty" (``any(each p in players where empty(zone[p]))``), its
+    first zone in group 1; else None."""
+    if func != "any" or dom != "range(s.n)":
+        return None
+    return re.fullmatch(r"\(not s\.zones\[\((\d+) \+ _each\)\]\)", test)
+
+
+def asked_in_place(func: str, slot: int, dom: str, test: str, call: str) -> str | None:
+    """For "some player's zone is empty", what a caller may write instead of ``call`` (the function of
+    :func:`each_loop`): while every player's zone holds a card and ``L[slot]`` holds the last player
+    already, the function would answer false and leave the locals as they are, so the caller answers
+    that without the call (most turns of a round); else it calls. None for other quantifiers."""
+    one_empty = _one_empty(func, dom, test)
+    if not one_empty:
+        return None
+    first = one_empty.group(1)
+    return f"(False if L[{slot}] == s.n - 1 and all(s.zones[{first}:{first} + s.n]) else {call})"
+
+
+def each_loop(func: str, slot: int, dom: str, test: str, before: list = ()) -> list:
     """The lines of ``any``/``all``/``count``/``cards`` over ``dom`` where ``test`` (the element read as
     ``_each``): the element is kept in a Python local while the loop runs and left in ``L[slot]`` as a
-    loop over ``L[slot]`` would leave it (the element that decided, else the last; unchanged if none)."""
+    loop over ``L[slot]`` would leave it (the element that decided, else the last; unchanged if none).
+    ``before``: lines run before the loop (the test's parts asked once, hoist.loop_invariants)."""
     put = f"L[{slot}] = _each"
-    lines = [f"_dom = {dom}", f"_each = L[{slot}]", "for _each in _dom:"]
-    one_empty = re.fullmatch(r"\(not s\.zones\[\((\d+) \+ _each\)\]\)", test)
-    if func == "any" and dom == "range(s.n)" and one_empty:
+    lines = [f"_dom = {dom}", f"_each = L[{slot}]", *before, "for _each in _dom:"]
+    one_empty = _one_empty(func, dom, test)
+    if one_empty:
         # "some player's zone is empty" (the end of many a round): all of them at once, in C; when
         # none is, the loop would have ended on the last player
         first = one_empty.group(1)
