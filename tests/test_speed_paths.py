@@ -502,32 +502,38 @@ def _fits(state, c) -> bool:
     return colour[c] == state.vars[0] or rank[c] == rank[pile[-1]]
 
 
-def test_a_condition_reading_a_piles_top_card_is_tabled_and_lists_as_the_rule_says():
-    """`c.rank == top(pile).rank` in a card's condition: the table's key holds the top card's rank
-    (purity.py), for a move over the hand, a move of a `let` card (with `bottom(pile)`) and an `any`.
-    Whole games against the step interpreter (the options' own closures; the `any` is shared by both,
-    so it is checked against the rule worked out by hand), and the tables were used."""
+def _turns(game, seeds):
+    """Whole games of 2 and 3 players, each played both ways against the step interpreter, then again
+    with random moves: at each `turn` decision, (the state, its legal moves, the mover's hand, the deck)."""
     import step_interpreter
 
-    game = ruledsl.loads(MATCH.replace("START", "put top(deck) into pile"))
-    listing = game.python_listing()
-    assert listing.count("if s.zones[") + listing.count("if _s_zones[") >= 3  # the key's card ends
-    assert "_Xrows" in listing and "_nocard" in listing
-    draws = 0
     for n in (2, 3):
-        for seed in range(10):
+        for seed in seeds:
             step_interpreter.play_both_ways(game, n, seed)
             state = game.new_game(n, seed)
             rng = random.Random(seed)
             while not state.is_over:
                 legal = state.legal_moves()
                 if state.decision == "turn":
-                    hand = state.zones[state.zone_id(f"hand[{state.actor}]")]
-                    deck = state.zones[state.zone_id("deck")]
-                    assert [m.args[0] for m in legal if m.name == "play"] == [c for c in hand if _fits(state, c)]
-                    assert (Move("draw") in legal) == (bool(deck) and not any(_fits(state, c) for c in hand))
-                    draws += Move("draw") in legal
+                    yield (state, legal, state.zones[state.zone_id(f"hand[{state.actor}]")],
+                           state.zones[state.zone_id("deck")])
                 state._apply(legal[rng.randrange(len(legal))])
+
+
+def test_a_condition_reading_a_piles_top_card_is_tabled_and_lists_as_the_rule_says():
+    """`c.rank == top(pile).rank` in a card's condition: the table's key holds the top card's rank
+    (purity.py), for a move over the hand, a move of a `let` card (with `bottom(pile)`) and an `any`.
+    Whole games against the step interpreter (the options' own closures; the `any` is shared by both,
+    so it is checked against the rule worked out by hand), and the tables were used."""
+    game = ruledsl.loads(MATCH.replace("START", "put top(deck) into pile"))
+    listing = game.python_listing()
+    assert listing.count("if s.zones[") + listing.count("if _s_zones[") >= 3  # the key's card ends
+    assert "_Xrows" in listing and "_nocard" in listing
+    draws = 0
+    for state, legal, hand, deck in _turns(game, range(10)):
+        assert [m.args[0] for m in legal if m.name == "play"] == [c for c in hand if _fits(state, c)]
+        assert (Move("draw") in legal) == (bool(deck) and not any(_fits(state, c) for c in hand))
+        draws += Move("draw") in legal
     assert draws > 0
     assert any(len(t.rows) for t in game.program.flow.ns.values() if type(t).__name__ == "CardTable")
 
@@ -577,8 +583,6 @@ def test_an_any_over_an_earlier_moves_cards_is_whether_that_move_was_listed(draw
     `any` again (compiler/listed.py), only where the cards and the condition are the same.
     Whole games, 2 and 3 players, against the step interpreter (each option's own closures) and
     against the rule worked out by hand; both answers of the `any` were met."""
-    import step_interpreter
-
     game = ruledsl.loads(MATCH.replace("START", "put top(deck) into pile").replace(
         "not empty(deck) and not any(each c in hand[current] where fits(c))", f"not empty(deck) and {draw_when}"))
     listing = game.python_listing()
@@ -586,20 +590,11 @@ def test_an_any_over_an_earlier_moves_cards_is_whether_that_move_was_listed(draw
     turn = listing[listing.index("def _m0("):listing.index("def _m1(")]
     assert (re.search(r"_d\d+\(s, L\)", turn) is None) == reused
     seen = set()
-    for n in (2, 3):
-        for seed in range(12):
-            step_interpreter.play_both_ways(game, n, seed)
-            state = game.new_game(n, seed)
-            rng = random.Random(seed)
-            while not state.is_over:
-                legal = state.legal_moves()
-                if state.decision == "turn" and reused:
-                    hand = state.zones[state.zone_id(f"hand[{state.actor}]")]
-                    deck = state.zones[state.zone_id("deck")]
-                    some = any(_fits(state, c) for c in hand)
-                    assert (Move("draw") in legal) == (bool(deck) and not some)
-                    seen.add(some)
-                state._apply(legal[rng.randrange(len(legal))])
+    for state, legal, hand, deck in _turns(game, range(12)):
+        if reused:
+            some = any(_fits(state, c) for c in hand)
+            assert (Move("draw") in legal) == (bool(deck) and not some)
+            seen.add(some)
     assert seen == ({False, True} if reused else set())
 
 
