@@ -1,7 +1,7 @@
 """The search bots' settings that use the rules' heuristic: `lookahead` (a wide decision's moves ranked
 by where they lead), `setdone` (playouts end a set of cards early), `margin` (the depth cut judged by
-how far each player's lead moved), `guide` (playout moves chosen as greedy would) and `few` (a
-playout's small decisions always made as greedy would)."""
+how far each player's lead moved; with `own`, their own heuristic), `guide` (playout moves chosen as
+greedy would) and `few` (a playout's small decisions always made as greedy would)."""
 
 import random
 
@@ -204,3 +204,22 @@ def test_in_a_cooperative_game_margin_judges_the_tables_own_heuristic():
     assert _leads(s) == [40, 40]  # both stairs empty: room for 20 numbers on each
     s.apply(next(m for m in s.legal_moves() if m.name == "up"))
     assert _leads(s)[0] == _leads(s)[1] < 40
+
+
+def test_own_judges_the_cut_by_the_players_own_heuristic_not_the_lead():
+    s = gifts()
+    s.apply(ruledsl.Move("give", ()))
+    s.apply(next(m for m in s.legal_moves() if m.name == "add"))
+    s.apply(ruledsl.Move("done", ()))
+    assert _leads(s) == [-2.0, 2.0] and _leads(s, own=True) == [4, 6]  # four cards against six
+    # player 1 far ahead (8 cards against 2): a gift costs its lead twice what it costs its own hand, so
+    # the cut that judges the lead sees it as worse than the cut that judges the player's own cards
+    for _ in range(2):
+        s.apply(ruledsl.Move("keep", ()))
+        s.apply(ruledsl.Move("give", ()))
+        s.apply(next(m for m in s.legal_moves() if m.name == "add"))
+        s.apply(ruledsl.Move("done", ()))
+    assert s.current_player == 1 and _leads(s, own=True) == [2, 8]
+    by_lead = _root_values("ismcts:iterations=40,depth=1,setdone=1,margin=1", s)
+    by_own = _root_values("ismcts:iterations=40,depth=1,setdone=1,margin=1,own=1", s)
+    assert by_lead["give"] < by_own["give"] < 0.5 <= min(by_lead["keep"], by_own["keep"])

@@ -34,11 +34,11 @@ from .botbase import Bot, Setting, heuristic, outcome, ranking_keys, rewards
 from .lookahead import after
 
 
-def _leads(state) -> list[float]:
-    """Each player's heuristic less the mean of the others' (their own heuristic alone when playing solo or
-    in a cooperative game, where a lead over the others would always be nothing)."""
+def _leads(state, own: bool = False) -> list[float]:
+    """Each player's heuristic less the mean of the others' (their own heuristic alone with ``own``, when
+    playing solo, or in a cooperative game, where a lead over the others would always be nothing)."""
     values = [heuristic(state, p) for p in range(state.n)]
-    if state.n == 1 or state.program.cooperative:  # the table wins or loses together: nobody leads anybody
+    if own or state.n == 1 or state.program.cooperative:  # the table wins or loses together: nobody leads
         return values
     total = sum(values)
     return [v - (total - v) / (state.n - 1) for v in values]
@@ -117,6 +117,9 @@ class _SearchBot(Bot):
                                           "back where the set began, in four sampled worlds, `done` first among "
                                           "equal steps; judged as `margin` judges a cut): the search leans to "
                                           "greedy's choice until its playouts say otherwise (0: off)"),
+        "own": Setting(int, 0, 0, "with `margin`, 1 judges a cut (and the prior) by how far each player's own "
+                                  "heuristic moved, not their lead over the others: a search that does not "
+                                  "count holding the others back as progress (0: by the lead)"),
         "few": Setting(int, 0, 0, "with a heuristic, a playout makes a decision of at most this many moves "
                                   "as greedy would: the move after which its player's heuristic is highest, "
                                   "ties at random (0: every playout move at random)"),
@@ -127,7 +130,7 @@ class _SearchBot(Bot):
     def __init__(self, seed: int = 0, iterations: int | None = None, c: float = 0.7, depth: int = 40,
                  time: float = 0.0, seconds: float = 0.0, widen: int = 6, grade: int = 0,
                  lookahead: int = 0, setdone: float = 0.0, margin: float = 0.0, guide: float = 0.0,
-                 prior: float = 0.0, few: int = 0):
+                 prior: float = 0.0, few: int = 0, own: int = 0):
         self.seed = seed
         self.seconds = seconds
         if iterations is None:  # by time alone when a time is given, else 100 iterations
@@ -144,6 +147,7 @@ class _SearchBot(Bot):
         self.guide = guide
         self.prior = prior
         self.few = few
+        self.own = bool(own)
         self.rng = random.Random(seed)
         self._grading, self._gaps = False, [0.0, 0]  # grade's state, set for each search by choose()
         self._outer: str | None = None  # the decision of its last choice that was not a step of a set
@@ -204,7 +208,7 @@ class _SearchBot(Bot):
         node = root
         moves = list(legal)
         margin = self.margin if s.program.heuristic is not None else 0.0
-        start = _leads(s) if margin else None
+        start = _leads(s, self.own) if margin else None
         widening = self._widening
         while True:
             children = node.children
@@ -242,7 +246,7 @@ class _SearchBot(Bot):
             moves = s.legal_moves()
         self._rollout(s, rng)
         if start is not None and not (s.over and not s.finding):  # margin: by how far each lead moved
-            result = [_logistic((now - then) / margin) for now, then in zip(_leads(s), start)]
+            result = [_logistic((now - then) / margin) for now, then in zip(_leads(s, self.own), start)]
         else:  # grade: by how far each player is ahead at the cut; else who is ahead
             result = self._graded(s) if self._grading else rewards(s)
         for node in path:
@@ -257,7 +261,7 @@ class _SearchBot(Bot):
         actor = worlds[0].actor
         values: dict = {}
         for world in worlds:
-            start = _leads(world)[actor]
+            start = _leads(world, self.own)[actor]
             for m in legal:
                 try:
                     later = self._after(world, m, self._root)
@@ -266,7 +270,7 @@ class _SearchBot(Bot):
                 if later.over and not later.finding:
                     value = rewards(later)[actor]
                 else:
-                    value = _logistic((_leads(later)[actor] - start) / self.margin)
+                    value = _logistic((_leads(later, self.own)[actor] - start) / self.margin)
                 values.setdefault(m, []).append(value)
         setting = building(worlds[0])
         for m, seen in values.items():
