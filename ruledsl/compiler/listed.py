@@ -11,9 +11,12 @@ and earlier options of the same decision list their moves under exactly those co
     move play_as(c in hand[current], k in kinds) where k != first_kind and B(c)
 
 the `any` holds just when those options listed some move: `A(c) or B(c)` holds for some card c of
-the hand. An option with further arguments counts when their conditions read only those arguments,
-over values known when compiling, and some value passes them (then a card x is listed just when
-the rest, read of x alone, holds). Every sub-expression the `any` would work out was worked out by
+the hand. So does one option that lists under the whole condition, `move play(c in hand[current])
+where A(c) or B(c)` (a define of an `or`, written by both, is met this way).
+
+An option with further arguments counts when their conditions read only those arguments, over
+values known when compiling, and some value passes them (then a card x is listed just when the
+rest, read of x alone, holds). Every sub-expression the `any` would work out was worked out by
 those listings, on the same state and without failing, so nothing can fail that did not.
 
 The comparison is of the rules' expressions, with every define written out (its parameters stand
