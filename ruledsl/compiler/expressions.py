@@ -9,8 +9,6 @@ keys are :mod:`.picking`.
 
 from __future__ import annotations
 
-import re
-
 from ..checker import types as T
 from ..checker.limits import (
     MAX_INLINED,
@@ -29,6 +27,7 @@ from .picking import best_fn, meld_fn, pick_fn, players_fn, tuple_fn, values_fn
 from .program import Option, _const, _local, _runtime
 from .purity import asked_in_place, card_local, condition_key, each_loop, key_source, local_test, tabled_aggregate
 from .rng import randbelow
+from .slotref import SLOT_REF
 
 
 class _NoValue:
@@ -72,7 +71,7 @@ class Expressions:
             if name == "kind":
                 kinds = self.card_kind
                 o = getattr(obj, "src", None)
-                if o is not None and re.fullmatch(r"L\[\d+\]", o):  # a card in a local: read it in place
+                if o is not None and SLOT_REF.fullmatch(o):  # a card in a local: read it in place
                     def no_card(s, L, span=span):
                         _runtime("`.kind` of no card", span)
 

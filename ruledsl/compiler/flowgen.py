@@ -42,7 +42,8 @@ from .branches import calling, reached
 from .codecache import compiled
 from .forward import forward_slots
 from .purity import CardTable
-from .srctext import SLOT_REF, conjuncts, loop_locals, reads_only_slot, unused_mask, writes_locals
+from .slotref import put_for_slot
+from .srctext import conjuncts, loop_locals, reads_only_slot, unused_mask, writes_locals
 from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
 ALIASED = ("vars", "zones", "places", "loc")  # State fields bound to a local in a generated function
@@ -442,8 +443,7 @@ class Flow:
                     and all(type(v) is int for v in values) and reads_only_slot(cond, t.slot)):
                 return None
             for v in values:
-                tests.append(SLOT_REF.sub(lambda found: str(v) if found.group(1) == str(t.slot) else found.group(0),
-                                           cond))
+                tests.append(put_for_slot(cond, t.slot, str(v)))
             leaves.append(f"L[{t.slot}] = {values[-1]}")
         if tests:  # a part asked by several conditions (a define they share) worked out once
             self._pre = (hoist.shared_parts(" or ".join(tests), self._names()), leaves)
@@ -476,8 +476,7 @@ class Flow:
                 # only as L[slot]: each value written into the test (the constants fold); L[slot] is
                 # left as the step-by-step check leaves it (the value that held, else the last one)
                 for k, v in enumerate(values):
-                    test = SLOT_REF.sub(lambda found: str(v) if found.group(1) == str(t.slot) else found.group(0),
-                                         cond)
+                    test = put_for_slot(cond, t.slot, str(v))
                     self._line(f"{pad}{'if' if k == 0 else 'elif'} {test}:{where if k == 0 else ''}", t.span)
                     self._line(f"{pad}    t = {i}", t.span)
                     self._line(f"{pad}    L[{t.slot}] = {v}", t.span)

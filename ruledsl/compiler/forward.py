@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import re
 
+from .slotref import SLOT_REF
+
 _SLOT_WRITE = re.compile(r"(?<![\w.\]])L\[(\d+)\]\s*(?:[-+*/%|&^]|//|<<|>>|\*\*)?=(?!=)")
-_SLOT_READ = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
 _TOP_SET = re.compile(r"    L\[(\d+)\] = (?!=)(.*)")
 _STOPS = re.compile(r"(?<![\w.])(?:L(?!\[)|s(?![\w.])|s\._\w+\s*\(|s\.locals)|\b(?:for|while|lambda|def)\b")
 
@@ -50,10 +51,10 @@ def forward_slots(lines: list, start: int) -> None:
         top = _TOP_SET.fullmatch(code)
         if live:
             if top is not None:  # the value written may read other slots: those reads forwarded
-                code = f"    L[{top.group(1)}] = " + _SLOT_READ.sub(lambda m: live.get(m.group(1), m.group(0)),
+                code = f"    L[{top.group(1)}] = " + SLOT_REF.sub(lambda m: live.get(m.group(1), m.group(0)),
                                                                     top.group(2))
             else:
-                code = _SLOT_READ.sub(lambda m: live.get(m.group(1), m.group(0)), code)
+                code = SLOT_REF.sub(lambda m: live.get(m.group(1), m.group(0)), code)
         if top is not None:
             slot = top.group(1)
             name = f"_Lv{slot}"

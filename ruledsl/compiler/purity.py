@@ -34,6 +34,7 @@ import re
 from ..checker import types as T
 from ..language import ast as A
 from .layout import _product
+from .slotref import put_for_slot
 
 MAX_KEY = 8  # parts (variable slots, card ends) in a table's key at most
 
@@ -306,7 +307,6 @@ def tabled_aggregate(comp, func: str, slot: int, dom, where, key: tuple):
     return fn
 
 
-_SLOT = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
 
 
 def local_test(test: str, slot: int) -> str | None:
@@ -314,7 +314,7 @@ def local_test(test: str, slot: int) -> str | None:
     ``L[n]`` read in place (L handed to no function); else None."""
     if "s.locals" in test or "_each" in test:
         return None
-    text = _SLOT.sub(lambda m: "_each" if m.group(1) == str(slot) else m.group(0), test)
+    text = put_for_slot(test, slot, "_each")
     if re.search(r"\bL\b(?!\[)", text) or re.search(r"\bfor\s*L\[" + str(slot) + r"\]", test):
         return None
     return text

@@ -8,8 +8,7 @@ import ast
 import re
 
 from .hoist import quiet
-
-SLOT_REF = re.compile(r"(?<![\w.\]])L\[(\d+)\]")
+from .slotref import SLOT_REF, put_for_slot
 
 
 def reads_only_slot(cond: str, slot: int) -> bool:
@@ -17,7 +16,7 @@ def reads_only_slot(cond: str, slot: int) -> bool:
     no L handed to a function, no assignment), so that a constant may stand for it."""
     if ":=" in cond or "lambda" in cond:
         return False
-    rest = SLOT_REF.sub(lambda found: "0" if found.group(1) == str(slot) else found.group(0), cond)
+    rest = put_for_slot(cond, slot, "0")
     return re.search(r"\bL\b", rest) is None
 
 
@@ -36,7 +35,7 @@ def writes_locals(text: str) -> bool:
     anywhere but read in place as ``L[n]``."""
     if "s.locals" in text:
         return True
-    rest = re.sub(r"(?<![\w.\]])L\[\d+\]", "", text.replace(" ", ""))
+    rest = SLOT_REF.sub("", text.replace(" ", ""))
     return re.search(r"\bL\b", rest) is not None or re.search(r"\bfor\s*L\[", text) is not None
 
 
@@ -61,8 +60,7 @@ def loop_locals(slots: list, texts: list, ns: dict):
     thrown away, so the slot need not hold the last value. A function that rewrites a text so."""
     names = {}
     for slot in slots:
-        own = re.compile(rf"(?<![\w.\]])L\[{slot}\]")
-        if all(quiet(own.sub(f"_x{slot}", text), slot, ns) for text in texts):
+        if all(quiet(put_for_slot(text, slot, f"_x{slot}"), slot, ns) for text in texts):
             names[str(slot)] = f"_x{slot}"
 
     def put(text: str) -> str:
