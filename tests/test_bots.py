@@ -51,7 +51,7 @@ def test_settings_are_parsed_and_shown():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("ismcts:iters=3", r"^bot 'ismcts' has no setting 'iters' \(its settings: c, depth, few, grade, guide, iterations, lookahead, margin, own, prior, seconds, setdone, time, widen\)$"),
+    ("ismcts:iters=3", r"^bot 'ismcts' has no setting 'iters' \(its settings: c, depth, few, grade, guide, iterations, lookahead, margin, own, prior, scaled, seconds, setdone, time, widen\)$"),
     ("ismcts:iterations=0", r"^bot 'ismcts': setting 'iterations' must be a finite number of at least 1, not 0$"),
     ("ismcts:iterations=2.5", r"^bot 'ismcts': setting 'iterations' must be a whole number, not '2.5'$"),
     ("mcts:c=fast", r"^bot 'mcts': setting 'c' must be a number, not 'fast'$"),

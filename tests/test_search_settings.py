@@ -6,6 +6,7 @@ greedy would) and `few` (a playout's small decisions always made as greedy would
 import random
 
 import ruledsl
+from ruledsl.engine.setlog import building
 from ruledsl.engine.worlds import Knowledge
 from ruledsl.play.bots import make_bot
 from ruledsl.play.search import _leads, _logistic, _Node
@@ -114,10 +115,12 @@ def test_a_player_far_ahead_sees_the_cost_of_a_gift_with_margin():
         s.apply(ruledsl.Move("done", ()))
     assert s.current_player == 0 and _leads(s)[0] == 6.0
     # by rank, a gift of a few cards leaves player 0 ahead: as good as keeping
-    by_rank = _root_values("ismcts:iterations=30,depth=1,setdone=1", s)
+    by_rank = _root_values("ismcts:iterations=30,depth=1,setdone=1,scaled=0", s)
     assert by_rank == {"give": 1.0, "keep": 1.0}
     by_margin = _root_values("ismcts:iterations=30,depth=1,setdone=1,margin=1", s)
     assert by_margin["give"] < 0.5 <= by_margin["keep"] < 1.0
+    by_default = _root_values("ismcts:iterations=30,depth=1,setdone=1", s)  # scaled: by change, in its own units
+    assert by_default["give"] < 0.5 <= by_default["keep"] < 1.0
 
 
 def test_guide_plays_a_playout_move_as_greedy_would():
@@ -128,12 +131,18 @@ def test_guide_plays_a_playout_move_as_greedy_would():
     assert {_first_playout_move("ismcts:depth=1,guide=0.5", seed) for seed in range(40)} == {"add", "done"}
 
 
+def _seeded(spec, s):
+    """The root of a search of ``spec`` from ``s`` given only its prior, judged in one sampled world."""
+    bot, root = make_bot(spec, 2), _Node(-1)
+    changes = bot._prior_changes([Knowledge(s, 0).sample(random.Random(2))], s.legal_moves())
+    bot._seed_root(root, changes, s.actor, building(s))
+    return root
+
+
 def test_prior_starts_each_root_move_with_the_lead_right_after_it():
     s = in_a_set()
-    bot = make_bot("ismcts:iterations=1,depth=1,margin=1,prior=3", 2)
-    root = _Node(-1)
+    root = _seeded("ismcts:iterations=1,depth=1,margin=1,prior=3", s)
     legal = s.legal_moves()
-    bot._seed_root(root, [Knowledge(s, 0).sample(random.Random(2))], legal)
     assert set(root.children) == set(legal) and all(ch.visits == 3 for ch in root.children.values())
     values = {m.name: ch.wins / ch.visits for m, ch in root.children.items()}
     # `done` gives the card away now: the lead falls by two (and done wins a tie: 1e-9); adding moves nothing yet
@@ -152,14 +161,40 @@ def test_a_strong_prior_keeps_a_short_search_on_greedys_choice():
     assert "done" in unguided
 
 
+def _visits_when_seeded(spec, s):
+    """The visits of each root move when a search of ``spec`` from ``s`` gives its prior, and the unit."""
+    bot = make_bot(spec, 3)
+    seen = []
+    given = bot._seed_root
+
+    def seed_root(root, *rest):
+        seen.append(({m: ch.visits for m, ch in root.children.items()}, bot._unit()))
+        given(root, *rest)
+
+    bot._seed_root = seed_root
+    bot.choose(None, s.legal_moves(), Knowledge(s, 0))
+    return seen
+
+
+def test_a_scaled_prior_is_given_once_each_root_move_was_tried():
+    s = in_a_set()
+    legal = s.legal_moves()
+    # with a margin the prior is given before the first playout, in the margin's units
+    assert _visits_when_seeded("ismcts:iterations=20,depth=1,margin=3,prior=5", s) == [({}, 3)]
+    # scaled: it waits for the search's own unit, one playout of each root move
+    [(visits, unit)] = _visits_when_seeded("ismcts:iterations=20,depth=1,setdone=1,prior=5", s)
+    assert len(visits) == len(legal) and set(visits.values()) == {1} and unit != 1.0
+    assert _visits_when_seeded(f"ismcts:iterations={len(legal)},depth=1,prior=5", s) == []  # never reached
+
+
 def test_prior_with_lookahead_judges_a_set_by_the_set_it_makes():
     s = gifts()
     legal = s.legal_moves()
     values = {}
     for spec in ("ismcts:iterations=1,depth=1,margin=1,prior=3",
                  "ismcts:iterations=1,depth=1,margin=1,prior=3,lookahead=1"):
-        root = _Node(-1)
-        make_bot(spec, 2)._seed_root(root, [Knowledge(s, 0).sample(random.Random(2))], legal)
+        root = _seeded(spec, s)
+        assert set(root.children) == set(legal)
         values[spec] = {m.name: ch.wins / ch.visits for m, ch in root.children.items()}
     plain, ahead = values.values()
     # right after `give` no card has moved: as good as keeping; finished, the gift costs a card
@@ -223,3 +258,31 @@ def test_own_judges_the_cut_by_the_players_own_heuristic_not_the_lead():
     by_lead = _root_values("ismcts:iterations=40,depth=1,setdone=1,margin=1", s)
     by_own = _root_values("ismcts:iterations=40,depth=1,setdone=1,margin=1,own=1", s)
     assert by_lead["give"] < by_own["give"] < 0.5 <= min(by_lead["keep"], by_own["keep"])
+
+
+def test_scaled_judges_the_cut_in_units_of_the_searchs_own_changes():
+    # the same game with its heuristic a thousand times larger: `margin=1` then sees every change as
+    # huge (a gift is worth nothing at all), `scaled` judges both games alike
+    large = ruledsl.loads(GIFTS.replace("define heuristic(p) = size(hand[p])",
+                                        "define heuristic(p) = 1000 * size(hand[p])"), "gifts.rules")
+    states = [gifts(), large.new_game(players=2, seed=1)]
+    for s in states:  # player 1 gives player 0 a card: 6 cards against 4, player 0 to move
+        s.apply(ruledsl.Move("keep", ()))
+        s.apply(ruledsl.Move("give", ()))
+        s.apply(next(m for m in s.legal_moves() if m.name == "add"))
+        s.apply(ruledsl.Move("done", ()))
+    assert _leads(states[1]) == [1000 * v for v in _leads(states[0])] == [2000.0, -2000.0]
+    spec = "ismcts:iterations=40,depth=2,setdone=1"
+    small, big = (_root_values(spec + ",scaled=1", s) for s in states)
+    assert small.keys() == big.keys() == {"give", "keep"}
+    assert all(abs(small[m] - big[m]) < 1e-9 for m in small)
+    assert small["give"] < 0.5 < small["keep"] < 0.99  # a gift loses lead, keeping gains some; neither saturates
+    by_margin = _root_values(spec + ",margin=1", states[1])
+    assert by_margin["give"] < 1e-6  # in units of one point, a thousand-point change saturates the logistic
+
+
+def test_scaled_sees_no_change_as_an_even_result():
+    bot = make_bot("ismcts:scaled=1", 1)
+    assert bot._moved_by([3.0, -3.0], [3.0, -3.0]) == [0.5, 0.5]
+    assert bot._moved == [0.0, 2]
+    assert bot._moved_by([4.0, -4.0], [3.0, -3.0]) == [_logistic(2.0), _logistic(-2.0)]  # unit: 2 / 4

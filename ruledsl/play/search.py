@@ -59,6 +59,11 @@ def rewards_value(state, player: int) -> float:
     return heuristic(state, player)
 
 
+#: A playout's cut when no ``depth`` is given: rules that declare a heuristic judge any position, so a
+#: short playout judged by how far it moved the leads; without one, a long playout judged by who is ahead.
+DEPTH = 40
+HEURISTIC_DEPTH = 6
+
 #: Worlds in which the root's prior judges each move with ``lookahead`` (as many as greedy samples).
 PRIOR_WORLDS = 4
 #: What ``done`` gains over a step of a set worth the same in the prior: enough to win a tie, nothing more.
@@ -82,8 +87,9 @@ class _SearchBot(Bot):
     settings: ClassVar[dict] = {
         "iterations": Setting(int, 100, 1, "iterations of the search per decision"),
         "c": Setting(float, 0.7, 0.0, "exploration constant of the UCB1 rule"),
-        "depth": Setting(int, 40, 0, "random moves after which a rollout stops once scores differ "
-                                     "(0: always play to the end)"),
+        "depth": Setting(int, DEPTH, 0, f"random moves after which a rollout stops once scores differ; with a "
+                                        f"heuristic in the rules, after exactly this many (default {DEPTH}, "
+                                        f"{HEURISTIC_DEPTH} with a heuristic; 0: always play to the end)"),
         "time": Setting(float, 0.0, 0.0, "stop a search after this many seconds of wall clock (0: no limit; "
                                          "a limit makes games depend on the machine's speed)"),
         "seconds": Setting(float, 0.0, 0.0, "search for this many seconds of CPU time per decision, as many "
@@ -108,10 +114,14 @@ class _SearchBot(Bot):
                                            "decision: a logistic of that change over this many units of the "
                                            "heuristic (0: by rank, the share of the others whose heuristic is "
                                            "lower)"),
+        "scaled": Setting(int, 1, 0, "with a heuristic and `depth`, and no `margin` or `grade` given, 1 judges a "
+                                     "cut as `margin` does, in units of the mean change of the leads over this "
+                                     "search's cuts so far, so that the heuristic's own scale does not matter "
+                                     "(0: by rank, the share of the others whose heuristic is lower)"),
         "guide": Setting(float, 0.0, 0.0, "with a heuristic, a playout move is chosen with this chance as greedy "
                                           "would (the move after which its mover's heuristic is highest) "
                                           "instead of at random (0: every playout move at random)"),
-        "prior": Setting(float, 0.0, 0.0, "with `margin`, each move at the root starts with this many virtual "
+        "prior": Setting(float, 0.0, 0.0, "with `margin` or `scaled`, each move at the root starts with this many virtual "
                                           "playouts worth what its mover's lead is right after it (with `lookahead`, "
                                           "as greedy judges it: its set finished and answered until the player is "
                                           "back where the set began, in four sampled worlds, `done` first among "
@@ -127,17 +137,17 @@ class _SearchBot(Bot):
 
     wants_worlds = True
 
-    def __init__(self, seed: int = 0, iterations: int | None = None, c: float = 0.7, depth: int = 40,
+    def __init__(self, seed: int = 0, iterations: int | None = None, c: float = 0.7, depth: int | None = None,
                  time: float = 0.0, seconds: float = 0.0, widen: int = 6, grade: int = 0,
                  lookahead: int = 0, setdone: float = 0.0, margin: float = 0.0, guide: float = 0.0,
-                 prior: float = 0.0, few: int = 0, own: int = 0):
+                 prior: float = 0.0, few: int = 0, own: int = 0, scaled: int = 1):
         self.seed = seed
         self.seconds = seconds
         if iterations is None:  # by time alone when a time is given, else 100 iterations
             iterations = 10 ** 9 if seconds > 0 or time > 0 else 100
         self.iterations = iterations
         self.c = c
-        self.depth = depth
+        self.depth = depth  # None: by the rules (see cut_depth)
         self.time = time
         self.widen = widen
         self.grade = grade
@@ -148,8 +158,10 @@ class _SearchBot(Bot):
         self.prior = prior
         self.few = few
         self.own = bool(own)
+        self.scaled = bool(scaled)
         self.rng = random.Random(seed)
         self._grading, self._gaps = False, [0.0, 0]  # grade's state, set for each search by choose()
+        self._moved = [0.0, 0]  # scaled's state, set for each search by choose()
         self._outer: str | None = None  # the decision of its last choice that was not a step of a set
         self._root: str | None = None  # where the move being decided began (a set's: the decision before it)
         self._prior_rng = random.Random(seed + 1)  # finishes the sets of a lookahead; apart from the search's
@@ -170,20 +182,26 @@ class _SearchBot(Bot):
         cpu_deadline = time.process_time() + self.seconds if self.seconds > 0 else None
         program = knowledge.world.program
         self._widening = self.widen > 0 and program.heuristic is not None
-        self._grading = (self.grade > 0 and self.depth > 0 and program.heuristic is not None
+        self._grading = (self.grade > 0 and self.cut_depth(program) > 0 and program.heuristic is not None
                          and program.team is None and not program.cooperative)
         self._gaps = [0.0, 0]  # the sum of the heuristic gaps at the rollouts' cuts, and their number
+        self._moved = [0.0, 0]  # scaled: the sum of the leads' changes (absolute) at the cuts, and their number
         here = knowledge.world
         if building(here):  # a step of a set: the move began at the decision before the set
             self._root = self._outer or here.decision
         else:
             self._root = self._outer = here.decision
-        if self.prior > 0 and self.margin > 0 and program.heuristic is not None:
+        prior, seed_at = None, -1
+        if self.prior > 0 and self._by_change(program):
             worlds = [knowledge.sample(rng) if fixed is None else fixed.clone()
                       for _ in range(PRIOR_WORLDS if self.lookahead else 1)]
-            self._seed_root(root, worlds, legal)
+            prior = self._prior_changes(worlds, legal)
+            # in units of `margin` at once; `scaled` waits until each root move was tried once for its unit
+            seed_at = 0 if self.margin > 0 else len(legal)
         done = 0
         for _ in range(self.iterations):
+            if done == seed_at:
+                self._seed_root(root, prior, here.actor, building(here))
             world = knowledge.sample(rng) if fixed is None else fixed.clone()
             try:
                 self._iterate(root, world, legal, rng)
@@ -207,8 +225,7 @@ class _SearchBot(Bot):
         path = []
         node = root
         moves = list(legal)
-        margin = self.margin if s.program.heuristic is not None else 0.0
-        start = _leads(s, self.own) if margin else None
+        start = _leads(s, self.own) if self._by_change(s.program) else None
         widening = self._widening
         while True:
             children = node.children
@@ -246,20 +263,51 @@ class _SearchBot(Bot):
             moves = s.legal_moves()
         self._rollout(s, rng)
         if start is not None and not (s.over and not s.finding):  # margin: by how far each lead moved
-            result = [_logistic((now - then) / margin) for now, then in zip(_leads(s, self.own), start)]
+            result = self._moved_by(_leads(s, self.own), start)
         else:  # grade: by how far each player is ahead at the cut; else who is ahead
             result = self._graded(s) if self._grading else rewards(s)
         for node in path:
             node.visits += 1
             node.wins += result[node.player]
 
-    def _seed_root(self, root: _Node, worlds, legal) -> None:
-        """Give every move at the root ``prior`` virtual playouts, each worth what a playout cut right
-        after the move would be worth by ``margin`` (a finished game by who won), averaged over
-        ``worlds`` (with ``lookahead``, greedy's number of sampled worlds). Among steps of a set worth
-        the same, ``done`` comes first, as greedy takes it: a set no larger than it needs to be."""
+    def cut_depth(self, program) -> int:
+        """The ``depth`` given, or the default for these rules (:data:`HEURISTIC_DEPTH` with a heuristic)."""
+        if self.depth is not None:
+            return self.depth
+        return HEURISTIC_DEPTH if program.heuristic is not None else DEPTH
+
+    def _by_change(self, program) -> bool:
+        """Whether a cut playout is judged by how far each lead moved (``margin``, or ``scaled`` when
+        neither ``margin`` nor ``grade`` is given)."""
+        if program.heuristic is None:
+            return False
+        return self.margin > 0 or (self.scaled and not self.grade and self.cut_depth(program) > 0)
+
+    def _unit(self) -> float:
+        """How large a change of a lead is one unit: ``margin``, or with ``scaled`` the mean absolute change
+        at the cuts of this search so far (1 while every change was nothing)."""
+        if self.margin > 0:
+            return self.margin
+        moved = self._moved
+        return moved[0] / moved[1] if moved[0] > 0 else 1.0
+
+    def _moved_by(self, now: list[float], then: list[float]) -> list[float]:
+        """What a cut rollout is worth to each player by how far their lead moved since the decision: a
+        logistic of the change over :meth:`_unit` (with ``scaled``, this cut counted in it first)."""
+        changes = [a - b for a, b in zip(now, then)]
+        if self.margin <= 0:
+            finite = [abs(c) for c in changes if math.isfinite(c)]
+            self._moved[0] += sum(finite)
+            self._moved[1] += len(finite)
+        unit = self._unit()
+        return [_logistic(c / unit) for c in changes]
+
+    def _prior_changes(self, worlds, legal) -> dict:
+        """For each move at the root, in each of ``worlds`` (with ``lookahead``, greedy's number of
+        sampled worlds), what a playout cut right after it would be judged by: ``(True, reward)`` if the
+        game is over, else ``(False, change)``, how far its mover's lead moved."""
         actor = worlds[0].actor
-        values: dict = {}
+        changes: dict = {}
         for world in worlds:
             start = _leads(world, self.own)[actor]
             for m in legal:
@@ -268,18 +316,29 @@ class _SearchBot(Bot):
                 except RulesRuntimeError:
                     continue
                 if later.over and not later.finding:
-                    value = rewards(later)[actor]
+                    seen = (True, rewards(later)[actor])
                 else:
-                    value = _logistic((_leads(later, self.own)[actor] - start) / self.margin)
-                values.setdefault(m, []).append(value)
-        setting = building(worlds[0])
-        for m, seen in values.items():
-            value = sum(seen) / len(seen)
+                    seen = (False, _leads(later, self.own)[actor] - start)
+                changes.setdefault(m, []).append(seen)
+        return changes
+
+    def _seed_root(self, root: _Node, changes: dict, actor: int, setting: bool) -> None:
+        """Give every move at the root ``prior`` virtual playouts worth its :meth:`_prior_changes` as a
+        cut is judged (a logistic over :meth:`_unit`; a finished game by who won), on top of what it has
+        (with ``scaled``, the root's moves have each been tried once by then). Among steps of a set
+        (``setting``) worth the same, ``done`` comes first, as greedy takes it: a set no larger than it
+        needs to be."""
+        unit = self._unit()
+        for m, seen in changes.items():
+            value = sum(v if over else _logistic(v / unit) for over, v in seen) / len(seen)
             if setting and m.name == "done":
                 value = min(1.0, value + _TIE)
-            child = root.children[m] = _Node(actor)
-            child.visits = child.avail = self.prior
-            child.wins = value * self.prior
+            child = root.children.get(m)
+            if child is None:
+                child = root.children[m] = _Node(actor)
+            child.visits += self.prior
+            child.avail += self.prior
+            child.wins += value * self.prior
 
     def _after(self, s, m, root: str | None = None):
         """A copy of ``s`` after ``m``, as the root's prior and widening judge a move: with ``lookahead``,
@@ -329,7 +388,7 @@ class _SearchBot(Bot):
         return ranked[:2 + int(math.sqrt(visits))]
 
     def _rollout(self, s, rng: random.Random) -> None:
-        depth = self.depth
+        depth = self.cut_depth(s.program)
         made = 0
         setdone = self.setdone
         guide = self.guide
