@@ -226,3 +226,22 @@ def test_describe_moves_must_be_true_or_false():
 
     with pytest.raises(ParameterError, match="describe_moves must be True or False, not 'yes'"):
         env("games/uno.rules", players=2, describe_moves="yes")
+
+
+def test_pettingzoo_chosen_so_far_leaves_with_the_move():
+    """"chosen_so_far" is in the infos of the agent choosing a move in steps, and only while it does:
+    once the move is made, the mover's infos no longer say it (they did when the turn passed on)."""
+    pytest.importorskip("pettingzoo")
+    from ruledsl.adapters.pettingzoo import env
+
+    e = env("games/uno.rules", players=2)
+    pendings = 0
+    for seed in range(3):
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        while not e.game_state.is_over:
+            for agent, info in e.infos.items():
+                assert ("chosen_so_far" in info) == (agent == e.agent_selection and bool(e.pending))
+            pendings += bool(e.pending)
+            e.step(rng.choice(e.actions.legal_actions(e.game_state, e.pending)))
+    assert pendings > 0

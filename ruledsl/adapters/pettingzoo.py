@@ -203,11 +203,14 @@ class RuledslEnv(AECEnv):
         self.pending = NONE
         s._apply(move)  # a legal move: made without checking it again
         if not s.is_over:
+            before = self.agent_selection
             agent = self.agent_selection = self.possible_agents[s.actor]
-            if self.describe_moves:
+            if self.describe_moves:  # the words of the new decision; none for an agent not deciding
                 self.infos[agent] = {"legal_moves": self._described(s)}
-            elif self.infos[agent]:  # what was chosen so far of a move now made
-                self.infos[agent] = {}
+                if before != agent:
+                    self.infos[before] = {}
+            elif self.infos[before]:  # the mover's "chosen_so_far" of a move now made
+                self.infos[before] = {}
         else:
             results = outcome(s, self.returns)
             stopped = s.finding is not None
