@@ -84,8 +84,11 @@ def random_play(og):
 def pettingzoo(path, players, params, how):
     """A PettingZoo row: ``how`` is ``ids`` (the env's own legal action ids, not PettingZoo's API),
     ``infos`` (``last(observe=False)`` and the mask in the infos) or ``observe`` (``last()``, the
-    mask in the observation)."""
+    mask in the observation); ``False`` is ``ids`` and ``True`` ``observe``, as this function's
+    ``observe`` flag was (benchmarks/adapters_count.py's ``pz`` row passes False)."""
     from ruledsl.adapters.pettingzoo import env as make_env
+
+    how = {False: "ids", True: "observe"}.get(how, how)
 
     env = make_env(path, players=players, params=params, mask_in_infos=how == "infos")
 
@@ -108,13 +111,16 @@ def pettingzoo(path, players, params, how):
             mask = observation["action_mask"] if observe else info["action_mask"]
             env.step(rng.choice(mask.nonzero()[0].tolist()))
         return env.game_state.move_count
-    return ids if how == "ids" else api
+    play = ids if how == "ids" else api
+    play.env = env
+    return play
 
 
-def pettingzoo_floor(game, players):
+def pettingzoo_floor(game, players, size):
     """The least a PettingZoo env can do around the engine, played through PettingZoo's loop as the
     PettingZoo row is: a decision's actions are the indices of the engine's own list of legal moves
-    (no action space, nothing checked), its mask one made once per number of legal moves, shared and
+    (no action space, nothing checked), its mask (``size`` entries, as many as the env's actions, so
+    that the agent reads a mask as long) one made once per number of legal moves, shared and
     read-only; no observation. It plays native's games. What it costs over native is what no env can
     go below through PettingZoo's API with a NumPy action mask (``agent_iter``, ``last``, ``step``
     and the agent's reading of the mask)."""
@@ -124,7 +130,7 @@ def pettingzoo_floor(game, players):
 
     def mask_of(k):  # the first k actions set
         if k not in masks:
-            mask = np.zeros(max(64, k), np.int8)
+            mask = np.zeros(max(size, k), np.int8)
             mask[:k] = 1
             mask.flags.writeable = False
             masks[k] = mask
@@ -220,7 +226,8 @@ def main(argv=None) -> int:
             rows["PettingZoo"] = pettingzoo(path, args.players, params, "infos")
             rows["PettingZoo, ids"] = pettingzoo(path, args.players, params, "ids")
             rows["PettingZoo + observe"] = pettingzoo(path, args.players, params, "observe")
-            rows["PettingZoo floor"] = pettingzoo_floor(game, args.players)
+            size = rows["PettingZoo"].env.actions.num_actions
+            rows["PettingZoo floor"] = pettingzoo_floor(game, args.players, size)
         except ImportError:
             print(f"| {name} | {args.players} | PettingZoo | skipped (pettingzoo not installed) | | |")
         for play in rows.values():
