@@ -23,7 +23,7 @@
   fifth of a step, so it is asked for, not given); with ``mask_in_infos=True``
   also ``"action_mask"``, the deciding agent's action mask (the one ``observe``
   gives), so that ``last(observe=False)`` is enough to decide. An agent who is
-  not deciding has neither.
+  not deciding has none of these.
 - ``render()`` returns the state as text (``render_mode="ansi"``) or prints it
   (``"human"``); ``render_view=True`` shows only what the selected agent may see.
 """
