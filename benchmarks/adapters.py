@@ -13,11 +13,17 @@ picking uniformly among what the row is offered:
 - native: ``state.legal_moves()``, a pick, ``state._apply(move)`` (what bench.py's playouts do);
 - OpenSpiel: ``state.legal_actions()``, a pick, ``state.apply_action(a)`` on the pyspiel game of
   ruledsl/adapters/openspiel.py (the chance node that picks the seed is played, not counted);
-- PettingZoo: the legal action ids (``env.actions.legal_actions(state, env.pending)``), a pick,
-  ``env.step(a)``;
-- PettingZoo + observe: the same with the pick made from ``env.observe(agent)["action_mask"]``
-  (an observation is encoded at every decision: the price of a learning agent's input, not of
-  the decision itself).
+- PettingZoo: PettingZoo's own loop (``for agent in env.agent_iter()``, ``env.last(observe=False)``,
+  ``env.step``) on an env made with ``mask_in_infos=True``, the pick made from
+  ``info["action_mask"].nonzero()[0].tolist()`` (what an agent that needs no observation does; the
+  dead steps at the end, one an agent, are taken as PettingZoo asks);
+- PettingZoo, ids: the env's own legal action ids (``env.actions.legal_actions(state, env.pending)``,
+  not PettingZoo's API), a pick, ``env.step(a)`` (the row of the earlier passes);
+- PettingZoo + observe: PettingZoo's loop with ``env.last()``, the pick made from
+  ``observation["action_mask"]`` (an observation is encoded at every decision: the price of a
+  learning agent's input, not of the decision itself);
+- PettingZoo floor: the thinnest env around the engine through PettingZoo's loop (``pettingzoo_floor``):
+  the least a decision through PettingZoo's API can cost.
 
 The adapters pick a move in steps, so their games are not move for move the native ones (a wild card
 is first one head among the others, then a colour), only alike: the moves per game are printed for
@@ -37,6 +43,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
 
 import numpy as np
 
@@ -74,22 +81,110 @@ def random_play(og):
     return play
 
 
-def pettingzoo(path, players, params, observe):
+def pettingzoo(path, players, params, how):
+    """A PettingZoo row: ``how`` is ``ids`` (the env's own legal action ids, not PettingZoo's API),
+    ``infos`` (``last(observe=False)`` and the mask in the infos) or ``observe`` (``last()``, the
+    mask in the observation); ``False`` is ``ids`` and ``True`` ``observe``, as this function's
+    ``observe`` flag was (benchmarks/adapters_count.py's ``pz`` row passes False)."""
     from ruledsl.adapters.pettingzoo import env as make_env
 
-    env = make_env(path, players=players, params=params)
+    how = {False: "ids", True: "observe"}.get(how, how)
+
+    env = make_env(path, players=players, params=params, mask_in_infos=how == "infos")
+
+    def ids(seed):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        while not env.game_state.is_over:
+            env.step(rng.choice(env.actions.legal_actions(env.game_state, env.pending)))
+        return env.game_state.move_count
+
+    def api(seed):  # PettingZoo's loop (docs/integrations.md), the dead steps at the end included
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        observe = how == "observe"
+        for _agent in env.agent_iter():
+            observation, _reward, terminated, truncated, info = env.last(observe)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            mask = observation["action_mask"] if observe else info["action_mask"]
+            env.step(rng.choice(mask.nonzero()[0].tolist()))
+        return env.game_state.move_count
+    play = ids if how == "ids" else api
+    play.env = env
+    return play
+
+
+def pettingzoo_floor(game, players, size):
+    """The least a PettingZoo env can do around the engine, played through PettingZoo's loop as the
+    PettingZoo row is: a decision's actions are the indices of the engine's own list of legal moves
+    (no action space, nothing checked), its mask (``size`` entries, as many as the env's actions, so
+    that the agent reads a mask as long) one made once per number of legal moves, shared and
+    read-only; no observation. It plays native's games. What it costs over native is what no env can
+    go below through PettingZoo's API with a NumPy action mask (``agent_iter``, ``last``, ``step``
+    and the agent's reading of the mask)."""
+    from pettingzoo import AECEnv
+
+    masks = {}
+
+    def mask_of(k):  # the first k actions set
+        if k not in masks:
+            mask = np.zeros(max(size, k), np.int8)
+            mask[:k] = 1
+            mask.flags.writeable = False
+            masks[k] = mask
+        return masks[k]
+
+    class Floor(AECEnv):
+        metadata = {"name": "ruledsl floor"}
+
+        def __init__(self):
+            super().__init__()
+            self.possible_agents = [f"player_{i}" for i in range(players)]
+
+        def reset(self, seed=None, options=None):
+            self.state = s = game.new_game(players, seed=seed)
+            self.agents = list(self.possible_agents)
+            self.rewards = {a: 0.0 for a in self.agents}
+            self._cumulative_rewards = {a: 0.0 for a in self.agents}
+            self.terminations = {a: False for a in self.agents}
+            self.truncations = {a: False for a in self.agents}
+            self.infos = {a: {} for a in self.agents}
+            self.agent_selection = self.agents[max(s.actor, 0)]
+            self.legal = s.legal_moves()
+            self.infos[self.agent_selection] = {"action_mask": mask_of(len(self.legal))}
+
+        def observe(self, agent):
+            return None
+
+        def step(self, action):
+            s = self.state
+            if s.is_over:
+                self._was_dead_step(action)
+                return
+            s._apply(self.legal[action])
+            if not s.is_over:
+                agent = self.agent_selection = self.possible_agents[s.actor]
+                self.legal = s.legal_moves()
+                self.infos[agent] = {"action_mask": mask_of(len(self.legal))}
+            else:
+                for a in self.agents:
+                    self.terminations[a] = True
+                self.agent_selection = self.agents[0]
+
+    env = Floor()
 
     def play(seed):
         env.reset(seed=seed)
         rng = random.Random(seed)
-        while not env.game_state.is_over:
-            agent = env.agent_selection
-            if observe:
-                actions = np.flatnonzero(env.observe(agent)["action_mask"]).tolist()
-            else:
-                actions = env.actions.legal_actions(env.game_state, env.pending)
-            env.step(rng.choice(actions))
-        return env.game_state.move_count
+        for _agent in env.agent_iter():
+            _observation, _reward, terminated, truncated, info = env.last(False)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(rng.choice(info["action_mask"].nonzero()[0].tolist()))
+        return env.state.move_count
     return play
 
 
@@ -128,8 +223,11 @@ def main(argv=None) -> int:
         except ImportError:
             print(f"| {name} | {args.players} | OpenSpiel | skipped (pyspiel not installed) | | |")
         try:
-            rows["PettingZoo"] = pettingzoo(path, args.players, params, False)
-            rows["PettingZoo + observe"] = pettingzoo(path, args.players, params, True)
+            rows["PettingZoo"] = pettingzoo(path, args.players, params, "infos")
+            rows["PettingZoo, ids"] = pettingzoo(path, args.players, params, "ids")
+            rows["PettingZoo + observe"] = pettingzoo(path, args.players, params, "observe")
+            size = rows["PettingZoo"].env.actions.num_actions
+            rows["PettingZoo floor"] = pettingzoo_floor(game, args.players, size)
         except ImportError:
             print(f"| {name} | {args.players} | PettingZoo | skipped (pettingzoo not installed) | | |")
         for play in rows.values():

@@ -164,8 +164,10 @@ def test_kept_actions_of_moves_met_before_are_right_in_the_new_state(kept, monke
 
 
 def _env_record(e) -> tuple:
-    """What a PettingZoo user may read of ``e`` after a step, the words of the legal moves left out."""
-    infos = {a: {k: v for k, v in info.items() if k != "legal_moves"} for a, info in e.infos.items()}
+    """What a PettingZoo user may read of ``e`` after a step, the words of the legal moves and the
+    action mask in the infos left out."""
+    infos = {a: {k: v for k, v in info.items() if k not in ("legal_moves", "action_mask")}
+             for a, info in e.infos.items()}
     return (e.game_state.to_json(), e.pending, e.agent_selection, list(e.agents), dict(e.rewards),
             dict(e._cumulative_rewards), dict(e.terminations), dict(e.truncations), infos)
 
@@ -226,3 +228,90 @@ def test_describe_moves_must_be_true_or_false():
 
     with pytest.raises(ParameterError, match="describe_moves must be True or False, not 'yes'"):
         env("games/uno.rules", players=2, describe_moves="yes")
+
+
+@pytest.mark.parametrize(("name", "actions", "words"), [("trolley_car", "steps", False), ("uno", "steps", False),
+                                                        ("uno", "steps", True), ("uno", "flat", False),
+                                                        ("tramwaje", "steps", False)])
+def test_pettingzoo_mask_in_infos_is_the_observed_mask(name, actions, words):
+    """``mask_in_infos=True`` puts the deciding agent's action mask into its infos at every step (worked
+    out in ``step``, unsorted, and kept for the next step's action): it is ``observe``'s mask, and the
+    legal actions worked out afresh; no other agent's infos hold a mask or what it had chosen so far
+    (nor do a plain env's: "chosen_so_far" of a move now made is cleared from the mover's infos); and
+    an env with it plays as one without, given the same actions, even when the codec was asked about
+    another state in between."""
+    pytest.importorskip("pettingzoo")
+    import numpy as np
+
+    from ruledsl.adapters.pettingzoo import env
+
+    params = {"single_round": True} if name == "trolley_car" else None
+    masked, plain = (env(f"games/{name}.rules", players=2, params=params, actions=actions, mask_in_infos=m,
+                         describe_moves=words and m) for m in (True, False))
+    for seed in (0, 1):
+        rng = random.Random(seed)
+        masked.reset(seed=seed)
+        plain.reset(seed=seed)
+        pendings = 0
+        for agent in masked.agent_iter(100_000):
+            assert _env_record(masked) == _env_record(plain)
+            for e in (masked, plain):
+                assert all("action_mask" not in info and "chosen_so_far" not in info
+                           for a, info in e.infos.items() if a != agent or e.game_state.is_over)
+            _, _, terminated, truncated, info = masked.last(observe=False)
+            if terminated or truncated:
+                assert "action_mask" not in info
+                masked.step(None)
+                plain.step(None)
+                continue
+            s = masked.game_state
+            mask = info["action_mask"]
+            assert mask.dtype == np.int8 and mask.shape == (masked.actions.num_actions,)
+            assert np.array_equal(mask, masked.observe(agent)["action_mask"])
+            ids = mask.nonzero()[0].tolist()
+            assert tuple(ids) == _plain_actions(masked.actions, s, masked.pending)
+            if not masked.pending:
+                assert masked.actions.leads(s, s.legal_moves()) == masked.actions.first(s, s.legal_moves())[1]
+            if words:
+                assert info["legal_moves"] == [s.describe(m) for m in s.legal_moves()]
+            a = rng.choice(ids)
+            if rng.random() < 0.3:  # the codec asked about another state in between: step must not use it
+                other = s.clone()
+                other._apply(other.legal_moves()[0])
+                if not other.is_over:
+                    masked.actions.legal(other)
+                    masked.actions.leads(other, other.legal_moves())
+            pendings += bool(masked.pending)
+            masked.step(a)
+            plain.step(a)
+        assert not masked.agents and _env_record(masked) == _env_record(plain)
+        if name == "uno" and actions == "steps":
+            assert pendings > 0  # a move taken in two steps was met
+
+
+def test_mask_in_infos_must_be_true_or_false():
+    pytest.importorskip("pettingzoo")
+    from ruledsl.adapters.pettingzoo import env
+    from ruledsl.language.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="mask_in_infos must be True or False, not 'yes'"):
+        env("games/uno.rules", players=2, mask_in_infos="yes")
+
+
+def test_pettingzoo_chosen_so_far_leaves_with_the_move():
+    """"chosen_so_far" is in the infos of the agent choosing a move in steps, and only while it does:
+    once the move is made, the mover's infos no longer say it (they did when the turn passed on)."""
+    pytest.importorskip("pettingzoo")
+    from ruledsl.adapters.pettingzoo import env
+
+    e = env("games/uno.rules", players=2)
+    pendings = 0
+    for seed in range(3):
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        while not e.game_state.is_over:
+            for agent, info in e.infos.items():
+                assert ("chosen_so_far" in info) == (agent == e.agent_selection and bool(e.pending))
+            pendings += bool(e.pending)
+            e.step(rng.choice(e.actions.legal_actions(e.game_state, e.pending)))
+    assert pendings > 0

@@ -50,6 +50,14 @@ def test_pettingzoo_api_and_seed(path):
     seed_test(lambda: env(path, players=seats(path), params=small_params(path)), num_cycles=50)
 
 
+@pytest.mark.parametrize("name", ["trolley_car", "uno"])
+def test_pettingzoo_api_with_the_mask_in_infos(name):
+    """PettingZoo's own checks of an env that also puts the action mask into the infos (which its
+    api_test reads there too)."""
+    path = ROOT / "games" / f"{name}.rules"
+    api_test(env(path, players=seats(path), params=small_params(path), mask_in_infos=True), num_cycles=200)
+
+
 @pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
 def test_action_ids_round_trip(path):
     game = ruledsl.load(path, params=small_params(path))

@@ -20,7 +20,10 @@
 - ``infos[agent]``: ``"chosen_so_far"`` while the agent chooses a move in steps;
   with ``describe_moves=True`` also ``"legal_moves"``, the deciding agent's legal
   moves in words (``State.describe``), written at every step (which costs about a
-  fifth of a step, so it is asked for, not given).
+  fifth of a step, so it is asked for, not given); with ``mask_in_infos=True``
+  also ``"action_mask"``, the deciding agent's action mask (the one ``observe``
+  gives), so that ``last(observe=False)`` is enough to decide. An agent who is
+  not deciding has none of these.
 - ``render()`` returns the state as text (``render_mode="ansi"``) or prints it
   (``"human"``); ``render_view=True`` shows only what the selected agent may see.
 """
@@ -37,7 +40,7 @@ from pettingzoo import AECEnv
 from ..checker import types as T
 from ..language.errors import IllegalMove, ParameterError
 from .encode import ObservationCodec, outcome, state_text
-from .steps import NONE, StepCodec
+from .steps import NO_LEADS, NONE, StepCodec
 
 
 class RuledslEnv(AECEnv):
@@ -45,7 +48,7 @@ class RuledslEnv(AECEnv):
 
     def __init__(self, game, players: int | None = None, returns: str = "win", render_mode: str | None = None,
                  render_view: bool = False, actions: str = "steps", raw: bool = False,
-                 describe_moves: bool = False):
+                 describe_moves: bool = False, mask_in_infos: bool = False):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ParameterError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
@@ -53,7 +56,12 @@ class RuledslEnv(AECEnv):
             raise ParameterError(f"returns must be 'score' or 'win', not {returns!r}")
         if describe_moves not in (True, False):
             raise ParameterError(f"describe_moves must be True or False, not {describe_moves!r}")
+        if mask_in_infos not in (True, False):
+            raise ParameterError(f"mask_in_infos must be True or False, not {mask_in_infos!r}")
         self.describe_moves = bool(describe_moves)
+        self.mask_in_infos = bool(mask_in_infos)
+        self._informs = self.describe_moves or self.mask_in_infos  # whether a decision's infos say anything
+        self._mask_only = self.mask_in_infos and not self.describe_moves
         self.game = game
         self.players = game.player_count(players)
         self.returns = returns
@@ -70,6 +78,7 @@ class RuledslEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         n = self.actions.num_actions
+        self._zeros = np.zeros(n, np.int8)  # an empty action mask, copied for each mask made
         self._action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._observation_spaces = {
             a: spaces.Dict({
@@ -80,6 +89,9 @@ class RuledslEnv(AECEnv):
         }
         self._rng = random.Random()
         self._words: dict = {}  # decision -> {id(move): (move, its plain words, its card arguments)}
+        # (the list of legal moves, the pending, {action: the move it makes or the pending it leaves}) of
+        # the decision that step worked out for the mask in the infos (mask_in_infos)
+        self._leads = NO_LEADS
         self.game_state = None
 
     def observation_space(self, agent):
@@ -112,10 +124,21 @@ class RuledslEnv(AECEnv):
             self.infos[agent] = self._info(s)
 
     def _info(self, s) -> dict:
+        """The deciding agent's infos: the mask and the words when asked for, what is chosen so far."""
         info = {"legal_moves": self._described(s)} if self.describe_moves else {}
+        if self.mask_in_infos:
+            info["action_mask"] = self._mask(self._legal()[0])
         if self.pending:
             info["chosen_so_far"] = self.actions.pending_text(self.pending)
         return info
+
+    def _mask(self, ids) -> np.ndarray:
+        """A new action mask with the actions ``ids`` set (one at a time: cheaper than ``mask[list(ids)]``
+        for the few legal actions of a decision)."""
+        mask = self._zeros.copy()
+        for a in ids:
+            mask[a] = 1
+        return mask
 
     def _described(self, s) -> list[str]:
         """``s.describe_moves(s.legal_moves())``, with each move's plain words (which depend only on
@@ -174,9 +197,7 @@ class RuledslEnv(AECEnv):
         player = self._index[agent]
         s = self.game_state
         deciding = not s.is_over and s.current_player == player
-        mask = np.zeros(self.actions.num_actions, np.int8)
-        if deciding:
-            mask[list(self._legal()[0])] = 1
+        mask = self._mask(self._legal()[0] if deciding else ())
         observation = np.concatenate([self.observations.encode(s.view(player)),
                                       self.actions.pending_vector(self.pending if deciding else NONE)])
         return {"observation": observation, "action_mask": mask}
@@ -187,11 +208,16 @@ class RuledslEnv(AECEnv):
             self._was_dead_step(action)
             return
         pending = self.pending
-        last = self.actions._last  # the codec's answer for the list of legal moves it met last
-        if last[0] is s._legal and last[1] is pending:  # worked out once per state
-            move = last[2][1].get(action)
+        legal = s._legal
+        kept = self._leads  # what the last step worked out for the mask in the infos
+        if kept[0] is legal and kept[1] is pending:
+            move = kept[2].get(action)
         else:
-            move = self._legal()[1].get(action)
+            last = self.actions._last  # the codec's answer for the list of legal moves it met last
+            if last[0] is legal and last[1] is pending:  # worked out once per state
+                move = last[2][1].get(action)
+            else:
+                move = self._legal()[1].get(action)
         if move is None:  # an action the mask rules out: the state is unchanged
             raise IllegalMove(self.actions.describe(action, pending), f"action {action} is not legal now",
                               s.legal_moves())
@@ -203,11 +229,28 @@ class RuledslEnv(AECEnv):
         self.pending = NONE
         s._apply(move)  # a legal move: made without checking it again
         if not s.is_over:
+            before = self.agent_selection
             agent = self.agent_selection = self.possible_agents[s.actor]
-            if self.describe_moves:
-                self.infos[agent] = {"legal_moves": self._described(s)}
-            elif self.infos[agent]:  # what was chosen so far of a move now made
-                self.infos[agent] = {}
+            infos = self.infos
+            if self._mask_only:  # the mask, from the legal actions worked out here (nothing pending), unsorted
+                legal = s._legal
+                if legal is None:
+                    s.legal_moves()
+                    legal = s._legal
+                leads = self.actions.leads(s, legal)
+                self._leads = (legal, NONE, leads)
+                mask = self._zeros.copy()
+                for a in leads:
+                    mask[a] = 1
+                infos[agent] = {"action_mask": mask}
+                if before != agent:  # an agent not deciding has no mask
+                    infos[before] = {}
+            elif self._informs:  # the words (and the mask) of the new decision; none for an agent not deciding
+                infos[agent] = self._info(s)
+                if before != agent:
+                    infos[before] = {}
+            elif infos[before]:  # the mover's "chosen_so_far" of a move now made
+                infos[before] = {}
         else:
             results = outcome(s, self.returns)
             stopped = s.finding is not None

@@ -36,6 +36,8 @@ NONE = ()
 _NO_LIST = object()  # no list of legal moves, not even a state's None
 # what an adapter keeps of StepCodec.legal, (legal list, pending, action ids, leads), before it has asked
 NO_ANSWER = (_NO_LIST, NONE, (), {})
+# what the PettingZoo env keeps of StepCodec.leads, (legal list, pending, leads), before it has asked
+NO_LEADS = (_NO_LIST, NONE, {})
 
 
 class StepCodec:
@@ -118,6 +120,23 @@ class StepCodec:
         except KeyError:
             return self._first(state, legal)
         return tuple(sorted(out)), out
+
+    def leads(self, state, legal) -> dict:
+        """``{first action: the move it makes, or the pending it leaves}`` of the legal moves ``legal``
+        of ``state``: ``first`` without the sorted ids, for a caller that needs no order (an action
+        mask; sorting is a third of ``first`` for 2-4 moves). Its loop is ``first``'s, written again
+        rather than called: a call costs OpenSpiel's ``legal_actions`` more than the lines do."""
+        if not self.steps:
+            return self.flat.legal(state)[1]
+        memo = self._heads[state.choice]
+        out = {}
+        try:
+            for m in legal:
+                head = memo[id(m)]
+                out[head[0]] = head[1]
+        except KeyError:
+            return self._first(state, legal)[1]
+        return out
 
     def _first(self, state, legal) -> tuple:
         """``first`` for a list with a move not met before: its head worked out and kept."""
