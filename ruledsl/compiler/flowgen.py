@@ -40,6 +40,7 @@ from ..checker import types as T
 from . import hoist
 from .branches import calling, reached
 from .codecache import compiled
+from .common import keep_common
 from .forward import forward_slots
 from .noops import drop_noops
 from .purity import CardTable
@@ -121,6 +122,7 @@ class Flow:
             for i in range(first, len(self.lines)):  # a slot written and read again: a Python local
                 if self.lines[i].startswith("def "):
                     forward_slots(self.lines, i)
+                    keep_common(self.lines, i, program.var_count)  # a part worked out again: from a local
             steps[pc], calls[pc] = self._visited, self._calls
         for pc in leaders:  # a stretch's steps, and those of the stretches it calls (branches.py)
             self.weights[pc] = sum(work[x] for x in reached(pc, steps, calls) if x < len(code))
