@@ -102,3 +102,14 @@ def test_trolley_cars_lay_works_out_the_next_space_once():
     game = ruledsl.load("games/trolley_car.rules")
     source = flow_of(game.new_game(2, 1).program).source
     assert "] = _k  # games/trolley_car.rules:69" in source and "] = _k  # games/trolley_car.rules:70" in source
+
+
+def test_a_line_that_writes_first_and_reads_after_keeps_the_part_worked_out():
+    text, original, rewritten = both([
+        f"_k = {PART}",
+        f"y = (x := 1 - x) + {PART}",  # the name written in the line before the part is read
+        f"_s_vars[2 + x] = bump([]) or {PART}",  # a call in the value: not known to come first
+        "return y + _k",
+    ])
+    assert f"(x := 1 - x) + {PART}" in text and f"bump([]) or {PART}" in text
+    same_runs(original, rewritten)

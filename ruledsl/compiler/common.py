@@ -26,7 +26,8 @@ forgotten at:
 - a loop, a ``lambda`` or a ``def`` (a loop's later rounds would see an older value).
 
 Only the part's own text is replaced (never where it follows a name or a bracket: a call's
-arguments). The function's lines keep their number and order. A part raises the same error when
+arguments), and in a line that writes what the part reads only when the line is one assignment whose
+value (no call, no ``:=``) is worked out before its target is written. The function's lines keep their number and order. A part raises the same error when
 worked out again as it did the first time (the same values), so reading the local instead changes
 nothing but the work.
 """
@@ -214,6 +215,14 @@ def _parse_line(code: str):
         return None
 
 
+def _value_first(tree) -> bool:
+    """Whether a line is one assignment whose value, with no call and no ``:=`` in it, is worked out
+    before anything in the line is written (a part read there sees what it saw before the line)."""
+    if tree is None or len(tree.body) != 1 or not isinstance(tree.body[0], (ast.Assign, ast.AugAssign)):
+        return False
+    return not any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Lambda)) for n in ast.walk(tree.body[0].value))
+
+
 def _forgets(part: _Part, fx: _Effects, var_count: int) -> bool:
     if fx.everything or part.names & fx.names or part.name in fx.names:
         return True
@@ -262,11 +271,11 @@ def keep_common(lines: list, start: int, var_count: int) -> None:
         if _LOOPING.search(code):
             kept.clear()
             continue
-        for part in kept:
-            if part.text in code:
-                code = _replace(code, part.text, part.name)
         tree = _parse_line(code)
         fx = _effects(tree) if tree is not None else None
+        for part in kept:  # a line that writes what the part reads: only where it is read first
+            if part.text in code and (fx is not None and not _forgets(part, fx, var_count) or _value_first(tree)):
+                code = _replace(code, part.text, part.name)
         if fx is None:
             kept.clear()
         else:
