@@ -37,6 +37,8 @@ from __future__ import annotations
 import ast
 import re
 
+from .srctext import code_part
+
 _ASSIGN = re.compile(r"    ([^ #=][^=]*?) = (\(.*\))")
 _PLAIN_LOCAL = re.compile(r"(?!(?:s|L)$)[A-Za-z_]\w*")
 _HEADER = re.compile(r"\s*(if|elif|while|else|try|except|finally|with|for|return|raise|assert)\b\s*(.*?):?\s*$")
@@ -44,11 +46,6 @@ _LOOPING = re.compile(r"\b(?:for|while|lambda|def)\b")
 _OPS = (ast.Add, ast.Sub, ast.Mult, ast.Mod, ast.FloorDiv, ast.USub, ast.UAdd, ast.Invert,
         ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
 
-
-def _code_part(line: str) -> tuple[str, str]:
-    """A generated line as (its code, its trailing comment, empty if none)."""
-    at = line.find("  # ")
-    return (line, "") if at < 0 else (line[:at], line[at:])
 
 
 class _Part:
@@ -259,15 +256,15 @@ def keep_common(lines: list, start: int, var_count: int) -> None:
     # a cheap look first: a top-level assignment of a parenthesized value whose text comes again later
     found = []
     for i in range(start + 1, end):
-        m = _ASSIGN.fullmatch(_code_part(lines[i])[0])
-        if m is not None and any(m.group(2) in _code_part(lines[j])[0] for j in range(i + 1, end)):
+        m = _ASSIGN.fullmatch(code_part(lines[i])[0])
+        if m is not None and any(m.group(2) in code_part(lines[j])[0] for j in range(i + 1, end)):
             found.append(i)
     if not found:
         return
     kept: list = []  # the parts kept now
     made = 0
     for i in range(found[0], end):
-        code, comment = _code_part(lines[i])
+        code, comment = code_part(lines[i])
         if _LOOPING.search(code):
             kept.clear()
             continue
@@ -307,6 +304,6 @@ def keep_common(lines: list, start: int, var_count: int) -> None:
         lines[i] = code + comment
     # a local made for a part that was never read again: the line as it was
     for i in found:
-        m = re.fullmatch(r"    (.*?) = (_cm\d+) = (\(.*\))", _code_part(lines[i])[0])
+        m = re.fullmatch(r"    (.*?) = (_cm\d+) = (\(.*\))", code_part(lines[i])[0])
         if m is not None and not any(re.search(rf"\b{m.group(2)}\b", lines[j]) for j in range(i + 1, end)):
-            lines[i] = f"    {m.group(1)} = {m.group(3)}" + _code_part(lines[i])[1]
+            lines[i] = f"    {m.group(1)} = {m.group(3)}" + code_part(lines[i])[1]

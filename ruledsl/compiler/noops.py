@@ -22,13 +22,10 @@ from __future__ import annotations
 import ast
 import re
 
+from .srctext import code_part
+
 _CANDIDATE = re.compile(r"^\s*pass\s*$|\bnot\W*not\b")
 
-
-def _code_part(line: str) -> tuple[str, str]:
-    """A generated line as (its code, its trailing comment, empty if none)."""
-    at = line.find("  # ")
-    return (line, "") if at < 0 else (line[:at], line[at:])
 
 
 def _double_negation(test):
@@ -63,13 +60,13 @@ def _not_alone(lines: list, k: int, start: int, end: int) -> bool:
     a line.)"""
     depth = _indent(lines[k])
     for i in range(k - 1, start, -1):
-        code = _code_part(lines[i])[0]
+        code = code_part(lines[i])[0]
         if code.strip() and not code.lstrip().startswith("#"):
             if _indent(code) >= depth:
                 return True
             break
     for i in range(k + 1, end):
-        code = _code_part(lines[i])[0]
+        code = code_part(lines[i])[0]
         if code.strip() and not code.lstrip().startswith("#"):
             return _indent(code) == depth
     return False
@@ -103,7 +100,7 @@ def drop_noops(lines: list, start: int) -> None:
     margin or the end), in place; the number of lines stays the same."""
     end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("def ")), len(lines))
     for k in range(start + 1, end):
-        code, comment = _code_part(lines[k])
+        code, comment = code_part(lines[k])
         if not _CANDIDATE.search(code):
             continue
         if code.strip() == "pass":
