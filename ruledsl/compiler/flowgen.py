@@ -40,7 +40,9 @@ from ..checker import types as T
 from . import hoist
 from .branches import calling, reached
 from .codecache import compiled
+from .common import keep_common
 from .forward import forward_slots
+from .noops import drop_noops
 from .purity import CardTable
 from .slotref import put_for_slot
 from .srctext import conjuncts, loop_locals, reads_only_slot, unused_mask, writes_locals
@@ -120,6 +122,7 @@ class Flow:
             for i in range(first, len(self.lines)):  # a slot written and read again: a Python local
                 if self.lines[i].startswith("def "):
                     forward_slots(self.lines, i)
+                    keep_common(self.lines, i, program.var_count)  # a part worked out again: from a local
             steps[pc], calls[pc] = self._visited, self._calls
         for pc in leaders:  # a stretch's steps, and those of the stretches it calls (branches.py)
             self.weights[pc] = sum(work[x] for x in reached(pc, steps, calls) if x < len(code))
@@ -133,6 +136,9 @@ class Flow:
                 self._line(text)
             self._alias(first)
             self.options.append({(o.name, len(o.params)): o for o in choice.options})
+        for i, text in enumerate(self.lines):  # no-ops out of every function (the same number of lines)
+            if text.startswith("def "):
+                drop_noops(self.lines, i)
         self.source = "\n".join(self.lines) + "\n"
         ns = self._names()
         ns["__builtins__"] = {"any": any, "all": all, "sum": sum, "len": len, "list": list, "min": min,

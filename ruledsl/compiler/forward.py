@@ -24,16 +24,12 @@ from __future__ import annotations
 import re
 
 from .slotref import SLOT_REF
+from .srctext import code_part
 
 _SLOT_WRITE = re.compile(r"(?<![\w.\]])L\[(\d+)\]\s*(?:[-+*/%|&^]|//|<<|>>|\*\*)?=(?!=)")
 _TOP_SET = re.compile(r"    L\[(\d+)\] = (?!=)(.*)")
 _STOPS = re.compile(r"(?<![\w.])(?:L(?!\[)|s(?![\w.])|s\._\w+\s*\(|s\.locals)|\b(?:for|while|lambda|def)\b")
 
-
-def _code_part(line: str) -> tuple[str, str]:
-    """A generated line as (its code, its trailing comment, empty if none)."""
-    at = line.find("  # ")
-    return (line, "") if at < 0 else (line[:at], line[at:])
 
 
 def forward_slots(lines: list, start: int) -> None:
@@ -42,7 +38,7 @@ def forward_slots(lines: list, start: int) -> None:
     live: dict = {}  # slot -> the Python local holding its value
     end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("def ")), len(lines))
     for i in range(start + 1, end):
-        code, comment = _code_part(lines[i])
+        code, comment = code_part(lines[i])
         if _STOPS.search(code):
             live.clear()
             continue

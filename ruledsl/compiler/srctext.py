@@ -1,6 +1,6 @@
 """Small questions about the generated Python text of an expression or a statement (flowgen.py):
 which locals it reads or writes, the parts of a top-level `and`, the lines that keep a mask unused,
-the arguments of a listed move that may live in a Python local."""
+the arguments of a listed move that may live in a Python local, a line's code apart from its comment."""
 
 from __future__ import annotations
 
@@ -9,6 +9,12 @@ import re
 
 from .hoist import quiet
 from .slotref import SLOT_REF, put_for_slot
+
+
+def code_part(line: str) -> tuple[str, str]:
+    """A generated line as (its code, its trailing comment, empty if none)."""
+    at = line.find("  # ")
+    return (line, "") if at < 0 else (line[:at], line[at:])
 
 
 def reads_only_slot(cond: str, slot: int) -> bool:
