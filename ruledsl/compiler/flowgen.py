@@ -57,7 +57,7 @@ MAX_THREAD = 6  # the tests of the stretches it jumps to a stretch asks in place
 
 class Interned(dict):
     """The moves of one option, made once: ``table[args]`` -> Move(name, args). Each move of a
-    one-argument option is entered in its flow's ``fast`` map when it is made (Flow.hook)."""
+    one-argument option is entered in its decision's ``fast`` map when it is made (Flow.hook)."""
 
     def __init__(self, make, name: str, one: bool):
         super().__init__()
@@ -67,8 +67,8 @@ class Interned(dict):
     def __missing__(self, key):
         move = self[key] = self.make(self.name, (key,) if self.one else key)
         if self.hook is not None:
-            cid, slot, first, body = self.hook
-            self.fast[id(move)] = (cid, slot, key, first, body)
+            first, body, slot = self.hook
+            self.fast[id(move)] = (first, body, slot, key)
         return move
 
 
@@ -162,20 +162,22 @@ class Flow:
                      for o in choice.options}
             self.entries_by_arity.append(every)
             self.entries.append({name: entry for (name, _), entry in every.items()})
-        # the moves this flow lists, by identity: id(move) -> (decision, the slot of its argument or
-        # -1, the argument, the function its body starts in, that step). The moves are made once and
+        # per decision, the moves it lists, by identity: id(move) -> (the function its body starts
+        # in, that step, the slot of its argument or -1, the argument). The moves are made once and
         # kept alive by the flow (the XM names, the Interned tables), so an id stays theirs; a move
-        # made elsewhere is not in the map and takes the way by name (State._apply)
-        self.fast: dict = {}
+        # made elsewhere, or listed by another decision, is not in the decision's map and takes the
+        # way by name (State._apply)
+        self.fast: list = [{} for _ in program.choices]
         for cid, o, made in self._made:
             count, body, slots, first = self.entries_by_arity[cid][(o.name, len(o.params))]
+            fast = self.fast[cid]
             if isinstance(made, Interned):
                 if count == 1:
-                    made.fast, made.hook = self.fast, (cid, slots[0], first, body)
+                    made.fast, made.hook = fast, (first, body, slots[0])
                     for key, move in made.items():  # made while writing the code (_constant_filter)
-                        self.fast[id(move)] = (cid, slots[0], key, first, body)
+                        fast[id(move)] = (first, body, slots[0], key)
             else:
-                self.fast[id(made)] = (cid, -1, None, first, body)
+                fast[id(made)] = (first, body, -1, None)
         del self._made
 
     def listing(self) -> str:
