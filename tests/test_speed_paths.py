@@ -940,3 +940,81 @@ def test_a_move_listed_by_another_decision_takes_the_way_by_name():
                 continue
             state._apply(legal[rng.randrange(len(legal))])
     assert checked > 0
+
+
+HELD = """\
+game "Held"
+players 2..3
+limit 400 moves
+
+enum colour { red "R", green "G", blue "B" }
+kind tile {
+  colour: colour
+  rank: 1..4
+  show "{colour}{rank}"
+}
+cards 2 * tile(colour: {red, green, blue}, rank: 1..4) in deck
+
+zone deck: pile hidden
+zone pile: pile public
+zone hand[player]: row owner
+zone aside[colour]: pile public
+var count[colour]: int = 0
+var fired: int = 0
+var last: colour = red
+
+trigger three for k in colour when count[k] >= 2 {
+  count[k] = 0
+  fired += 1
+  last = k
+}
+trigger tall when size(pile) > 3 {
+  put top(pile) into aside[last]
+}
+
+flow {
+  shuffle deck
+  for p in players { deal 4 from deck into hand[p] }
+  turns from 0 until any(each p in players where empty(hand[p])) {
+    choose turn by current {
+      move play(c in hand[current]) {
+        put c into pile
+        count[c.colour] += 1
+      }
+      move draw where not empty(deck) {
+        put top(deck) into hand[current]
+      }
+    }
+  }
+}
+"""
+
+
+def test_fire_starts_from_the_trigger_the_check_in_place_found():
+    """The check in place leaves the number of its first test that held (`_held`), and _fire starts
+    from that trigger and value, setting the trigger variables as its own check would (the earlier
+    triggers' variables at their last value), without asking the conditions again. Two triggers,
+    one over the three colours and one without a variable, declared in that order: games for 2 and 3
+    players against the step interpreter (which asks every condition), and each of the four tests
+    was the one that held first at some point, the one after the colours too."""
+    import step_interpreter
+
+    game = ruledsl.loads(HELD)
+    game.new_game(2, 0)
+    flow = game.program.flow
+    assert "def _fire(s, L, held=0):" in flow.source and "_fire(s, L, _held)" in flow.source
+    names = flow.fire.__globals__
+    real, held = names["_fire"], []
+
+    def recording(s, L, number=0):
+        held.append(number)
+        return real(s, L, number)
+
+    names["_fire"] = recording
+    try:
+        for seed in range(30):
+            for n in (2, 3):
+                step_interpreter.play_both_ways(game, n, seed)
+    finally:
+        names["_fire"] = real
+    assert {1, 2, 3, 4} <= set(held) and 0 not in held
