@@ -942,19 +942,7 @@ def test_a_move_listed_by_another_decision_takes_the_way_by_name():
     assert checked > 0
 
 
-HELD = """\
-game "Held"
-players 2..3
-limit 400 moves
-
-enum colour { red "R", green "G", blue "B" }
-kind tile {
-  colour: colour
-  rank: 1..4
-  show "{colour}{rank}"
-}
-cards 2 * tile(colour: {red, green, blue}, rank: 1..4) in deck
-
+HELD = MATCH[:MATCH.index("zone deck")].replace('"Match"', '"Held"') + """\
 zone deck: pile hidden
 zone pile: pile public
 zone hand[player]: row owner
