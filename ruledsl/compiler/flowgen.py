@@ -40,8 +40,8 @@ from ..checker import types as T
 from . import hoist
 from .branches import calling, reached
 from .codecache import compiled
-from .firecheck import constant_values, held_lines, in_place
 from .common import keep_common
+from .firecheck import constant_values, held_lines, in_place
 from .forward import forward_slots
 from .noops import drop_noops
 from .purity import CardTable
