@@ -44,9 +44,9 @@ orig_apply = State._apply
 def apply(self, m):
     """State._apply, counting the weight of the move's first stretch."""
     flow = self.program.flow or self._flow()
-    fast = flow.fast.get(id(m))
-    if fast is not None and fast[0] == self.choice:
-        body = fast[4]
+    fast = flow.fast[self.choice].get(id(m))
+    if fast is not None:
+        body = fast[1]
     else:
         body = self._by_name(flow, m, list(self.locals))[1]
     CURRENT[0] += flow.weights[body]

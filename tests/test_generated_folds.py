@@ -3,6 +3,7 @@ as generated Python loops (compiler/expressions.py). tests/test_generated.py can
 the steps and the generated flow call the same compiled expression: here they are checked against
 the same sums worked out in plain Python from the cards the state holds, over random hands."""
 
+import re
 import textwrap
 
 import pytest
@@ -77,3 +78,31 @@ def test_the_folds_are_generated_loops():
                      for v in ns.values() if callable(v))
     assert "_n += " in text and "_out.append(" in text and "_m = _none = " in text
     assert "_nokind" in text  # `c.kind` read from the table in place
+
+
+KINDS = FOLDS.replace("define star_count(p)", "define is_star(c) = c.kind == star\n"
+                      "define stars_over(p, v) = count(each c in hand[p] where c.kind == star and c.value > v)\n"
+                      "define star_count(p)")
+
+
+@settings(max_examples=40, deadline=None)
+@given(dealt=st.integers(0, 12), seed=st.integers(0, 10 ** 6), over=st.integers(0, 6))
+def test_a_kind_test_that_reads_another_local_counts_as_plain_python(dealt, seed, over):
+    """`c.kind` read in place fails through a helper handed nothing, so a count whose test also reads
+    another local (`v`: no table of the card alone) keeps its element in a Python local
+    (purity.each_loop) instead of a slot of L: the same counts as plain Python over random hands."""
+    state = ruledsl.loads(KINDS, "kinds.rules", params={"dealt": dealt}).new_game(2, seed)
+    cards = held(state, state.program)
+    assert state.evaluate("stars_over", 0, over) == sum(1 for k, v in cards if k == "star" and v > over)
+
+
+def test_a_kind_test_loops_over_a_python_local_and_no_card_still_fails_at_the_rule():
+    state = ruledsl.loads(KINDS, "kinds.rules", params={"dealt": 6}).new_game(2, 3)
+    state.evaluate("stars_over", 0, 1)
+    loops = [v.definition for v in state.program.compiler.ns.values()
+             if "_nokind" in (getattr(v, "definition", None) or "")]
+    assert loops and all("for _each in _dom:" in text and re.search(r"_nokind\d+\(\)", text) for text in loops)
+    with pytest.raises(RulesRuntimeError) as info:
+        state.evaluate("is_star", None)
+    assert info.value.message == "`.kind` of no card"
+    assert info.value.span.line == KINDS.splitlines().index("define is_star(c) = c.kind == star") + 1

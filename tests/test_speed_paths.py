@@ -362,7 +362,7 @@ def test_a_listed_move_plays_as_the_same_move_made_afresh(path):
             legal = state.legal_moves()
             move = legal[rng.randrange(len(legal))]
             fresh = Move(move.name, tuple(move.args))
-            fast = game.program.flow.fast
+            fast = game.program.flow.fast[state.choice]
             assert id(fresh) not in fast
             fast_ones += id(move) in fast
             other = state.clone()
@@ -906,3 +906,103 @@ def test_a_chain_of_tests_is_asked_in_one_stretch_and_fails_as_the_steps_do():
             assert plain is None and state == slow
             played += 1
     assert failed and played
+
+
+def test_a_move_listed_by_another_decision_takes_the_way_by_name():
+    """Each decision has its own map of the moves it lists (Flow.fast[decision]): Trolley Car's
+    `declare` and `turn` both have a move `pass`, two Move objects. Declare's `pass` made at a turn
+    is not in the turn's map and runs the turn's `pass` (found by name), as the turn's own object
+    does; in the declaration's map, it runs the declaration's. Whole rounds, every pass at a turn."""
+    game = ruledsl.load(ROOT / "games" / "trolley_car.rules", params={"single_round": True})
+    checked = 0
+    for seed in range(12):
+        state = game.new_game(3, seed)
+        fast = game.program.flow.fast
+        names = [c.name for c in game.program.choices]
+        declare, turn = names.index("declare"), names.index("turn")
+        declared_pass = None
+        rng = random.Random(seed)
+        while not state.is_over:
+            legal = state.legal_moves()
+            passes = [m for m in legal if m.name == "pass"]
+            if state.choice == declare and passes:
+                declared_pass = passes[0]
+                assert id(declared_pass) in fast[declare] and id(declared_pass) not in fast[turn]
+            elif state.choice == turn and passes and declared_pass is not None:
+                own = passes[0]
+                assert own is not declared_pass and id(own) in fast[turn]
+                other = state.clone()
+                state._apply(own)
+                other._apply(declared_pass)
+                assert other == state and other.to_json() == state.to_json()
+                assert other.legal_moves() == state.legal_moves()
+                checked += 1
+                continue
+            state._apply(legal[rng.randrange(len(legal))])
+    assert checked > 0
+
+
+HELD = MATCH[:MATCH.index("zone deck")].replace('"Match"', '"Held"') + """\
+zone deck: pile hidden
+zone pile: pile public
+zone hand[player]: row owner
+zone aside[colour]: pile public
+var count[colour]: int = 0
+var fired: int = 0
+var last: colour = red
+
+trigger three for k in colour when count[k] >= 2 {
+  count[k] = 0
+  fired += 1
+  last = k
+}
+trigger tall when size(pile) > 3 {
+  put top(pile) into aside[last]
+}
+
+flow {
+  shuffle deck
+  for p in players { deal 4 from deck into hand[p] }
+  turns from 0 until any(each p in players where empty(hand[p])) {
+    choose turn by current {
+      move play(c in hand[current]) {
+        put c into pile
+        count[c.colour] += 1
+      }
+      move draw where not empty(deck) {
+        put top(deck) into hand[current]
+      }
+    }
+  }
+}
+"""
+
+
+def test_fire_starts_from_the_trigger_the_check_in_place_found():
+    """The check in place leaves the number of its first test that held (`_held`), and _fire starts
+    from that trigger and value, setting the trigger variables as its own check would (the earlier
+    triggers' variables at their last value), without asking the conditions again. Two triggers,
+    one over the three colours and one without a variable, declared in that order: games for 2 and 3
+    players against the step interpreter (which asks every condition), and each of the four tests
+    was the one that held first at some point, the one after the colours too."""
+    import step_interpreter
+
+    game = ruledsl.loads(HELD)
+    game.new_game(2, 0)
+    flow = game.program.flow
+    assert "def _fire(s, L, held=0):" in flow.source and "_fire(s, L, _held)" in flow.source
+    names = flow.fire.__globals__
+    real, held = names["_fire"], []
+
+    def recording(s, L, number=0):
+        held.append(number)
+        return real(s, L, number)
+
+    names["_fire"] = recording
+    try:
+        for seed in range(30):
+            for n in (2, 3):
+                step_interpreter.play_both_ways(game, n, seed)
+    finally:
+        names["_fire"] = real
+    assert {1, 2, 3, 4} <= set(held) and 0 not in held

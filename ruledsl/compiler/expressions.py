@@ -72,12 +72,12 @@ class Expressions:
                 kinds = self.card_kind
                 o = getattr(obj, "src", None)
                 if o is not None and SLOT_REF.fullmatch(o):  # a card in a local: read it in place
-                    def no_card(s, L, span=span):
+                    def no_card(span=span):  # handed nothing: the test reads the locals only as `o`
                         _runtime("`.kind` of no card", span)
 
                     table = self.shared_name(("kinds",), lambda: kinds, "kinds")
                     return self.gen(f"({table}[{o}] if {o} is not None else "
-                                    f"{self.name_for(no_card, 'nokind')}(s, L))"), T.KIND
+                                    f"{self.name_for(no_card, 'nokind')}())"), T.KIND
 
                 def kind_of(s, L):
                     c = obj(s, L)

@@ -41,6 +41,7 @@ from . import hoist
 from .branches import calling, reached
 from .codecache import compiled
 from .common import keep_common
+from .firecheck import constant_values, held_lines, in_place
 from .forward import forward_slots
 from .noops import drop_noops
 from .purity import CardTable
@@ -50,14 +51,13 @@ from .steps import CHOOSE, EFFECT, HALT, JUMP, JUMP_IF_NOT, RETURN, SET
 
 ALIASED = ("vars", "zones", "places", "loc")  # State fields bound to a local in a generated function
 MAX_TRACE = 400  # steps written into one function before it hands over to the next
-MAX_UNROLL = 4  # a trigger over at most this many constant values is checked without a loop
 MAX_FOLLOW = 60  # a jump is followed into the same function only within this many steps of its start
 MAX_THREAD = 6  # the tests of the stretches it jumps to a stretch asks in place, one inside another
 
 
 class Interned(dict):
     """The moves of one option, made once: ``table[args]`` -> Move(name, args). Each move of a
-    one-argument option is entered in its flow's ``fast`` map when it is made (Flow.hook)."""
+    one-argument option is entered in its decision's ``fast`` map when it is made (Flow.hook)."""
 
     def __init__(self, make, name: str, one: bool):
         super().__init__()
@@ -67,8 +67,8 @@ class Interned(dict):
     def __missing__(self, key):
         move = self[key] = self.make(self.name, (key,) if self.one else key)
         if self.hook is not None:
-            cid, slot, first, body = self.hook
-            self.fast[id(move)] = (cid, slot, key, first, body)
+            first, body, slot = self.hook
+            self.fast[id(move)] = (first, body, slot, key)
         return move
 
 
@@ -162,20 +162,22 @@ class Flow:
                      for o in choice.options}
             self.entries_by_arity.append(every)
             self.entries.append({name: entry for (name, _), entry in every.items()})
-        # the moves this flow lists, by identity: id(move) -> (decision, the slot of its argument or
-        # -1, the argument, the function its body starts in, that step). The moves are made once and
+        # per decision, the moves it lists, by identity: id(move) -> (the function its body starts
+        # in, that step, the slot of its argument or -1, the argument). The moves are made once and
         # kept alive by the flow (the XM names, the Interned tables), so an id stays theirs; a move
-        # made elsewhere is not in the map and takes the way by name (State._apply)
-        self.fast: dict = {}
+        # made elsewhere, or listed by another decision, is not in the decision's map and takes the
+        # way by name (State._apply)
+        self.fast: list = [{} for _ in program.choices]
         for cid, o, made in self._made:
             count, body, slots, first = self.entries_by_arity[cid][(o.name, len(o.params))]
+            fast = self.fast[cid]
             if isinstance(made, Interned):
                 if count == 1:
-                    made.fast, made.hook = self.fast, (cid, slots[0], first, body)
+                    made.fast, made.hook = fast, (first, body, slots[0])
                     for key, move in made.items():  # made while writing the code (_constant_filter)
-                        self.fast[id(move)] = (cid, slots[0], key, first, body)
+                        fast[id(move)] = (first, body, slots[0], key)
             else:
-                self.fast[id(made)] = (cid, -1, None, first, body)
+                fast[id(made)] = (first, body, -1, None)
         del self._made
 
     def listing(self) -> str:
@@ -415,10 +417,10 @@ class Flow:
         # _fire only when some trigger's condition holds; else what _fire leaves when none does. The
         # step to go on from is set only for _fire (the test reads no pc; every way out of the stretch
         # that does not fire sets pc again: a decision, the end, or the step it returns)
-        test, leaves = pre
+        test, leaves, _ = pre
         self._line(f"{indent}if {test}:{where}", pc)
         self._line(f"{indent}    s.pc = {pc + 1}", pc)
-        self._line(f"{indent}    if _fire(s, L):", pc)
+        self._line(f"{indent}    if _fire(s, L, _held):", pc)
         self._line(f"{indent}        return -1", pc)
         if leaves:
             self._line(f"{indent}else:", pc)
@@ -426,33 +428,9 @@ class Flow:
                 self._line(f"{indent}    {text}", pc)
 
     def _fire_precheck(self):
-        """(test, lines) when every trigger's condition can be asked in place, without the locals
-        (no trigger variable, or one over a few constant values written into the test, as _fire_fn
-        writes them): `test` holds if some trigger would fire, `lines` set the trigger variables as
-        _fire leaves them when none fires (each one's last value). None otherwise: _fire is called."""
-        if hasattr(self, "_pre"):
-            return self._pre
-        tests, leaves = [], []
-        self._pre = None
-        for t in self.program.triggers:
-            src = getattr(t.cond, "src", None)
-            if src is None:
-                return None
-            cond = f"({src})"
-            if t.domain is None:
-                if re.search(r"\bL\b", cond) or ":=" in cond or "lambda" in cond:
-                    return None
-                tests.append(cond)
-                continue
-            values = t.domain(None, None) if getattr(t.domain, "constant", False) else None
-            if not (type(values) in (range, tuple) and 0 < len(values) <= MAX_UNROLL
-                    and all(type(v) is int for v in values) and reads_only_slot(cond, t.slot)):
-                return None
-            for v in values:
-                tests.append(put_for_slot(cond, t.slot, str(v)))
-            leaves.append(f"L[{t.slot}] = {values[-1]}")
-        if tests:  # a part asked by several conditions (a define they share) worked out once
-            self._pre = (hoist.shared_parts(" or ".join(tests), self._names()), leaves)
+        """firecheck.in_place for this program (worked out once), or None: _fire is called."""
+        if not hasattr(self, "_pre"):
+            self._pre = in_place(self.program.triggers, self._names())
         return self._pre
 
     def _fire_fn(self) -> None:
@@ -460,23 +438,31 @@ class Flow:
         Returns True if a trigger's body ended the game."""
         p = self.program
         self._line("")
-        self._line("def _fire(s, L):")
         if not p.triggers:
+            self._line("def _fire(s, L):")
             self._line("    return False")
             return
+        # `held`: the number of the test of the check in place that held first (_fire_precheck), whose
+        # trigger and variables are set without asking the conditions again; 0: the check asks them
+        pre = self._fire_precheck()
+        self._line("def _fire(s, L, held=0):" if pre is not None else "def _fire(s, L):")
         self._line("    fired = 0")
         self._line("    while True:")
-        self._line("        t = -1")
+        out = "        "
+        if pre is not None:
+            for text in held_lines(pre[2]):
+                self._line(f"        {text}")
+            out = "            "
+        self._line(f"{out}t = -1")
         for i, t in enumerate(p.triggers):
             span = t.span
             where = f"  # trigger {t.name}, {_at(span)}"
             cond = self._cond(t.cond)
-            pad = "        " if i == 0 else "            "
+            pad = out if i == 0 else out + "    "
             if i:
-                self._line("        if t < 0:", t.span)
-            values = t.domain(None, None) if getattr(t.domain, "constant", False) else None
-            fixed = type(values) in (range, tuple) and 0 < len(values) <= MAX_UNROLL \
-                and all(type(v) is int for v in values)
+                self._line(f"{out}if t < 0:", t.span)
+            values = constant_values(t)
+            fixed = values is not None
             if fixed and reads_only_slot(cond, t.slot):
                 # a few values known when compiling, and a condition that reads the trigger's variable
                 # only as L[slot]: each value written into the test (the constants fold); L[slot] is

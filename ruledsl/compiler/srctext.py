@@ -45,13 +45,14 @@ def writes_locals(text: str) -> bool:
     return re.search(r"\bL\b", rest) is not None or re.search(r"\bfor\s*L\[", text) is not None
 
 
-def conjuncts(cond: str) -> list:
-    """The parts of ``a and b and ...`` at the top of an expression's text (else the text itself)."""
+def conjuncts(cond: str, op=ast.And) -> list:
+    """The parts of ``a and b and ...`` at the top of an expression's text (else the text itself);
+    with ``op=ast.Or``, those of ``a or b or ...``."""
     try:
         tree = ast.parse(cond, mode="eval").body
     except SyntaxError:
         return [cond]
-    if not (isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And)):
+    if not (isinstance(tree, ast.BoolOp) and isinstance(tree.op, op)):
         return [cond]
     parts = [ast.get_source_segment(cond, v) for v in tree.values]
     if any(p is None for p in parts):

@@ -219,9 +219,9 @@ class State(Seeing, Positions):
     def _apply(self, m: Move) -> None:
         flow = self.program.flow or self._flow()
         L = self.locals
-        fast = flow.fast.get(id(m))  # a move the flow listed: where its body starts, known already
-        if fast is not None and fast[0] == self.choice:
-            _, slot, value, first, body = fast
+        fast = flow.fast[self.choice].get(id(m))  # a move the decision listed: where its body starts
+        if fast is not None:
+            first, body, slot, value = fast
             if slot >= 0:
                 L[slot] = value
         else:
