@@ -218,6 +218,17 @@ class Expressions:
         raise AssertionError(f"unresolved name {n}")
 
     def inline_define(self, d: A.DefineDef, args: list):
+        reusing = self.reusing  # while a value the bots ask for compiles: the same writing again (repeats.py)
+        if reusing is not None:
+            texts = tuple(getattr(fn, "src", None) for fn, _ in args)
+            if None not in texts:
+                key = (d.name, texts, tuple(t for _, t in args))
+                if key not in reusing:
+                    reusing[key] = self._inline(d, args)
+                return reusing[key]
+        return self._inline(d, args)
+
+    def _inline(self, d: A.DefineDef, args: list):
         self._count_inlining(d)
         saved = {}
         for pname, arg in zip(d.params, args):
