@@ -1,12 +1,12 @@
 """The values the bots ask for (a rules file's `heuristic` and `score`), with a repeated part worked out
-once (compiler/repeats.py) and as written, and what that does to the bots' decisions.
+once (compiler._player_define, hoist.shared_parts) and as written, and what that does to the bots' decisions.
 
     python benchmarks/values.py                          # every game of games/ whose values change
     python benchmarks/values.py --game tramwaje --bots   # also greedy and ismcts decisions
     python benchmarks/values.py --rounds 9 --all         # every game, changed or not
 
 Each rules file is loaded twice in this process: as the compiler builds it, and with the pass turned
-off (``once`` answering None), so the values are written out as the rules write them. The positions
+off (``shared_parts`` handing the text back), so the values are written out as the rules write them. The positions
 are those of seeded random games (every tenth one of up to 600 moves, seeds 0-5; with ``--bots``,
 every 25th decision of greedy games, seeds 0-2). A round times each side in turn, rotated each round
 (process CPU time); a row shows the median over the rounds of the time per value (per player, per
@@ -34,21 +34,21 @@ from ruledsl.play.bots import make_bot
 
 def both(path: Path) -> tuple:
     """(the game as compiled, the game with every value as written, whether any value changed)."""
-    shortened = compiler_module.once
+    shared = compiler_module.shared_parts
     changed = []
 
-    def spy(text, pure):
-        out = shortened(text, pure)
-        changed.append(out is not None)
+    def spy(text, ns, prefix, pure):
+        out = shared(text, ns, prefix, pure)
+        changed.append(out != text)
         return out
 
-    compiler_module.once = spy
+    compiler_module.shared_parts = spy
     try:
         fast = ruledsl.load(path)
-        compiler_module.once = lambda text, pure: None
+        compiler_module.shared_parts = lambda text, ns, prefix, pure: text
         plain = ruledsl.load(path)
     finally:
-        compiler_module.once = shortened
+        compiler_module.shared_parts = shared
     return fast, plain, any(changed)
 
 

@@ -1,4 +1,5 @@
-"""compiler/repeats.py: a part of a define's value written out more than once is worked out once.
+"""A part of a value the bots ask for (`heuristic`, `score`) written out more than once is worked out
+once (compiler._player_define with hoist.shared_parts, given the functions made for the value as pure).
 The rewritten value must be the value as written: checked here on hand-made texts (where a part may
 and may not be kept) and, for every game of games/, on the heuristic and the score of every player
 at positions of seeded random games, compiled with the pass and without it."""
@@ -10,7 +11,7 @@ import pytest
 
 import ruledsl
 from ruledsl.compiler import compiler as compiler_module
-from ruledsl.compiler.repeats import once
+from ruledsl.compiler.hoist import shared_parts
 
 GAMES = sorted(p for p in (Path(__file__).parent.parent / "games").glob("*.rules")
                if not p.name.endswith(".test.rules"))
@@ -25,6 +26,12 @@ class Counted:
     def __call__(self, s, L):
         self.calls += 1
         return self.value + L[0]
+
+
+def once(text: str, pure: set) -> str | None:
+    """The text with its repeats worked out once, or None if it is left as it is."""
+    out = shared_parts(text, {}, "_rp", frozenset(pure))
+    return None if out == text else out
 
 
 def run(text: str, **values) -> tuple:
@@ -43,9 +50,10 @@ def test_a_part_repeated_where_it_is_surely_worked_out_is_read_back():
     assert run(short, _d1=3) == (24, {"_d1": 1})
 
 
-def test_the_biggest_repeated_part_is_kept_whole():
+def test_the_biggest_repeated_part_is_kept_whole_then_the_parts_inside_it():
     text = "(0 if _d1(s, L) == 0 else min(8, 2 * _d1(s, L) + _d2(s, L))) * (0 if _d1(s, L) == 0 else min(8, 2 * _d1(s, L) + _d2(s, L)))"
     short = once(text, {"_d1", "_d2"})
+    assert short == "((_rp0 := 0 if (_rp1_0 := _d1(s, L)) == 0 else min(8, 2 * _rp1_0 + _d2(s, L)))) * (_rp0)"
     value, calls = run(short, _d1=2, _d2=5)
     assert value == run(text, _d1=2, _d2=5)[0] == 64
     assert calls == {"_d1": 1, "_d2": 1}
@@ -95,7 +103,7 @@ def _values(game, state) -> list:
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
 def test_every_games_heuristic_and_score_are_the_values_as_written(path, monkeypatch):
     shortened = ruledsl.load(path)
-    monkeypatch.setattr(compiler_module, "once", lambda text, pure: None)
+    monkeypatch.setattr(compiler_module, "shared_parts", lambda text, ns, prefix, pure: text)
     written = ruledsl.load(path)
     assert shortened.program is not written.program
     players = max(shortened.program.min_players, 3 if shortened.program.max_players >= 3 else 2)

@@ -23,8 +23,8 @@ from .calls import Calls
 from .expressions import Expressions
 from .layout import Layout, _product
 from .loops import Loops
+from .hoist import shared_parts
 from .program import Invariant, Program, Trigger, _const, _local
-from .repeats import once
 from .statements import Statements
 from .steps import HALT, RETURN
 from .work import Work
@@ -44,7 +44,6 @@ class _Compiler(Work, Layout, Loops, Calls, Expressions, Statements):
         self.inlined = 0  # defines written out so far (MAX_INLINED)
         self.inlining: list = []  # the defines being written out, the outermost first
         self.reusing: dict | None = None  # while a value the bots ask for compiles: a define's writings by arguments
-        self.pure_made: set = set()  # the generated functions made then (pure: repeats.py)
         self.choices: list = []
         self.call_stack: list = []  # the spans of the procedure calls being compiled, outermost first
         self.call_sites: dict = {}  # step -> those spans, for the steps of a procedure's body
@@ -250,8 +249,6 @@ class _Compiler(Work, Layout, Loops, Calls, Expressions, Statements):
         fn = self.ns[name]
         fn.src = f"{name}(s, L)"
         fn.definition = text
-        if self.reusing is not None:
-            self.pure_made.add(name)  # made for a define's value: a pure function of the state and L
         return fn
 
     def shared_name(self, key, make, prefix: str) -> str:
@@ -307,15 +304,20 @@ class _Compiler(Work, Layout, Loops, Calls, Expressions, Statements):
             return lambda s, p: 0
         b = self._binding(d, d.params[0])
         slot = self.slot(b)
-        self.reusing, self.pure_made = {}, set()  # a define asked again alike: the same function (repeats.py)
+        # A define used again in the value with the same arguments gets the same code, and each part the
+        # value then asks more than once is worked out once (Tramwaje's `next_line(p) * next_line(p)`):
+        # the functions made for the value are a define's code, so they may be shared (hoist.shared_parts).
+        known = set(self.ns)
+        self.reusing = {}
         try:
             fn, _ = self.inline_define(d, [(_local(slot), T.PLAYER)])
         finally:
             self.reusing = None
         text = getattr(fn, "src", None)
-        shorter = once(text, self.pure_made) if text is not None else None
-        if shorter is not None:
-            fn = self.gen(shorter)
+        if text is not None:
+            shorter = shared_parts(text, self.ns, "_rp", frozenset(self.ns.keys() - known))
+            if shorter != text:
+                fn = self.gen(shorter)
 
         def value(s, p, fn=fn, slot=slot):
             L = list(s.locals)

@@ -218,7 +218,7 @@ class Expressions:
         raise AssertionError(f"unresolved name {n}")
 
     def inline_define(self, d: A.DefineDef, args: list):
-        reusing = self.reusing  # while a value the bots ask for compiles: the same writing again (repeats.py)
+        reusing = self.reusing  # while a value the bots ask for compiles: the same code again (compiler._player_define)
         if reusing is not None:
             texts = tuple(getattr(fn, "src", None) for fn, _ in args)
             if None not in texts:

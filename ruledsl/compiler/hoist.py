@@ -227,19 +227,31 @@ def loop_invariants(test: str, ns: dict) -> tuple:
     return ["_u = []", " = ".join(f"_v{k}" for k in range(len(found))) + " = _u"], out
 
 
-def _only_reads(node, ns: dict, element: bool = True) -> bool:
+def _pure_call(node, pure) -> bool:
+    """Whether ``node`` is ``f(s, L)`` of a generated function named in ``pure`` (see shared_parts)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in pure
+            and not node.keywords and [getattr(a, "id", None) for a in node.args] == ["s", "L"])
+
+
+def _only_reads(node, ns: dict, element: bool = True, pure=frozenset(), made=frozenset()) -> bool:
     """Whether a part of a test reads neither the element ``_each`` (if ``element``) nor the locals but as
-    ``L[n]``, and does nothing but read (see loop_invariants)."""
+    ``L[n]`` (or handed to a function of ``pure``), and does nothing but read (see loop_invariants); a
+    ``:=`` is allowed only into a name of ``made`` (shared_parts' own)."""
     parts = list(ast.walk(node))
     slots = {id(n.value) for n in parts if _slot(n) is not None}
+    handed = {id(a) for n in parts if _pure_call(n, pure) for a in n.args}
     for n in parts:
+        if isinstance(n, ast.NamedExpr) and n.target.id in made:
+            continue
         if isinstance(n, _NOT_READS):
             return False
+        if id(n) in handed:
+            continue
         if isinstance(n, ast.Name) and (element and n.id == "_each" or n.id == "L" and id(n) not in slots):
             return False
         if isinstance(n, ast.Attribute) and not (isinstance(n.value, ast.Name) and n.value.id == "s"):
             return False
-        if isinstance(n, ast.Call):
+        if isinstance(n, ast.Call) and not _pure_call(n, pure):
             func = n.func
             if not isinstance(func, ast.Name) or n.keywords:
                 return False
@@ -260,23 +272,44 @@ MIN_SHARED = 4  # operations in such a part at least (_work)
 # the nodes Python asks in the order of their children (a dict's keys and values interleave: not here)
 _IN_ORDER = (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp, ast.Subscript, ast.Attribute,
              ast.Call, ast.Name, ast.Constant, ast.Tuple, ast.List, ast.Slice, ast.Starred, ast.operator,
-             ast.unaryop, ast.boolop, ast.cmpop, ast.expr_context)
+             ast.unaryop, ast.boolop, ast.cmpop, ast.expr_context, ast.NamedExpr)
 
 
-def shared_parts(test: str, ns: dict, prefix: str = "_same") -> str:
+def shared_parts(test: str, ns: dict, prefix: str = "_same", pure=frozenset()) -> str:
     """``test`` with each part that it asks more than once worked out once: kept in a Python local
     (``(_same0 := PART)``) where Python first asks it, and read from it where it is asked again, when
     every way to the later place goes through the first (:func:`_before`: after it in an ``and``/``or``
     chain, not in the other branch of an ``if``). Only parts that only read (as :func:`loop_invariants`
     takes them), in a test that writes nothing: each is asked at the same moment as before, with the same
-    error if it fails, and gives the same value again."""
+    error if it fails, and gives the same value again.
+
+    ``pure``: generated functions that may be called with the state and the locals, ``f(s, L)``, in the
+    test and its parts: the code of a define's value (compiler._player_define), which writes only the
+    slots of its own loops and arguments, read by nothing outside it, and into a copy of the locals that
+    is thrown away after the value. Such a call counts as dear (MIN_SHARED).
+
+    A part inside the first place of a bigger one kept is looked for again, in rounds, until none is
+    left: in ``(0 if X == 0 else 2 * X) * (0 if X == 0 else 2 * X)`` the product's factor is kept,
+    then ``X`` inside it."""
+    made: set = set()
+    while True:
+        out = _share(test, ns, f"{prefix}{len(made)}_" if made else prefix, pure, frozenset(made))
+        if out == test:
+            return out
+        made |= {n.target.id for n in ast.walk(ast.parse(out, mode="eval")) if isinstance(n, ast.NamedExpr)
+                 and n.target.id.startswith(prefix)}
+        test = out
+
+
+def _share(test: str, ns: dict, prefix: str, pure, made) -> str:
+    """One round of shared_parts: the parts kept do not overlap; ``made``: the names kept before."""
     if not test.isascii():
         return test
     try:
         tree = ast.parse(test, mode="eval").body
     except SyntaxError:
         return test
-    if not all(isinstance(n, _IN_ORDER) for n in ast.walk(tree)) or not _only_reads(tree, ns, element=False):
+    if not all(isinstance(n, _IN_ORDER) for n in ast.walk(tree)) or not _only_reads(tree, ns, False, pure, made):
         return test
     asked: list = []  # (part, its path from the top: (parent, place among its children, as asked)) in order
 
@@ -294,7 +327,7 @@ def shared_parts(test: str, ns: dict, prefix: str = "_same") -> str:
     visit(tree, ())
     places: dict = {}
     for node, path in asked:
-        if _work(node) >= MIN_SHARED:
+        if _work(node, pure) >= MIN_SHARED:
             places.setdefault(ast.dump(node), []).append((node, path))
     taken: list = []  # (start, end) of the places chosen
     chosen: list = []
@@ -317,12 +350,15 @@ def shared_parts(test: str, ns: dict, prefix: str = "_same") -> str:
     return out
 
 
-def _work(node) -> int:
+def _work(node, pure=frozenset()) -> int:
     """The operations Python does to ask a part: its subscripts, attributes, calls and operators (an
-    operation on two constants is done when compiling)."""
+    operation on two constants is done when compiling); a call of a function of ``pure`` counts as
+    MIN_SHARED (it runs a loop, or a define's value)."""
     n = 0
     for part in ast.walk(node):
-        if isinstance(part, ast.BinOp):
+        if _pure_call(part, pure):
+            n += MIN_SHARED
+        elif isinstance(part, ast.BinOp):
             n += not (isinstance(part.left, ast.Constant) and isinstance(part.right, ast.Constant))
         elif isinstance(part, (ast.Subscript, ast.Attribute, ast.Call, ast.UnaryOp, ast.Compare, ast.BoolOp,
                                ast.IfExp)):
