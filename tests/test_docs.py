@@ -144,8 +144,10 @@ def reader_folder(tmp_path_factory):
 def test_python_snippet_runs_alone(code, reader_folder):
     """Each snippet runs by itself in a fresh interpreter, as a reader would paste it."""
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    # input(): always the first move; the timeout is for a snippet that hangs (verify.md's second one
+    # takes about 40 s on a loaded machine)
     done = subprocess.run([sys.executable, "-c", code], check=False, cwd=reader_folder, env=env, capture_output=True,
-                          text=True, input="0\n" * 200, timeout=300)  # input(): always the first move; verify.md-py1 takes ~40 s on a loaded machine
+                          text=True, input="0\n" * 200, timeout=300)
     assert done.returncode == 0, done.stderr
 
 
