@@ -13,6 +13,7 @@ from ..checker import types as T
 from ..checker.limits import (
     MAX_INLINED,
     MAX_MOVE_COMBINATIONS,
+    MAX_RANGE,
     checked_range,
     index_fits,
 )
@@ -142,7 +143,9 @@ class Expressions:
             if getattr(lo, "constant", False) and getattr(hi, "constant", False):
                 ends = lo(None, None), hi(None, None)
                 if all(isinstance(v, int) and not isinstance(v, bool) for v in ends):
-                    rng.most = max(0, ends[1] - ends[0] + 1)  # for MAX_MOVE_COMBINATIONS; still checked when run
+                    if ends[1] - ends[0] < MAX_RANGE:  # made once: the same range, nothing to check
+                        return _const(range(ends[0], ends[1] + 1)), T.RANGE
+                    rng.most = max(0, ends[1] - ends[0] + 1)  # for MAX_MOVE_COMBINATIONS; checked when run
             return rng, T.RANGE
         if isinstance(e, A.IfExpr):
             c, _ = self.expr(e.cond, statics=statics)
