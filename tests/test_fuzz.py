@@ -343,6 +343,27 @@ def test_a_constant_index_outside_the_family_is_a_finding(index, message):
     # counts only also says which (engine/dealing.py)
 
 
+@pytest.mark.parametrize("text, line, message", [
+    ("flow { let a = 5\n g[0, a] = 1 }\n", 17, "`g[...]`: index 5 is out of range"),  # past the range
+    ("flow { let a = 1\n g[0, a] = 1 }\n", 17, "`g[...]`: index 1 is out of range"),  # before it
+    ("flow { let a = 3\n let b = 2\n g[b, a] = 1 }\n", 18, "`g[...]`: index 2 is out of range"),  # no player 2
+    ("flow { let a = 3\n g[2, a] = 1 }\n", 17, "`g[...]`: index 2 is out of range"),  # a constant player too
+])
+def test_an_index_of_two_parts_outside_the_family_is_a_finding(text, line, message):
+    # (an index of slots and numbers is checked in the generated code itself: expressions._checked_index)
+    err = finding("var g[player, 2..4]: int = 0\n" + text)
+    assert err.span.line == line and err.message.startswith(message)
+
+
+def test_an_index_of_two_parts_inside_the_family_reads_and_writes_its_own_variable():
+    game = ruledsl.loads(FOUND + "var g[player, 2..4]: int = 0\nvar q: player = 0\n"
+                         "flow { let a = 3\n q = 1\n g[q, a] = 7\n g[0, 4] = 2\n v = g[1, a] * 10 + g[0, 4] }\n",
+                         "found.rules")
+    state = game.new_game(3, 0)
+    assert state.get_var("v") == 72 and state.get_var("g[1, 3]") == 7 and state.get_var("g[0, 4]") == 2
+    assert state.get_var("g[0, 3]") == 0 and state.get_var("g[1, 4]") == 0
+
+
 def test_cards_dealt_to_a_player_some_games_lack():
     with pytest.raises(RulesError) as info:
         ruledsl.loads(FOUND + "zone h[player]: row\ncards k(r: 1..2) in h[2]\nflow { v = 1 }\n", "found.rules")

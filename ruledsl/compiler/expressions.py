@@ -335,6 +335,16 @@ class Expressions:
                 _runtime(f"`{name}[{value}]` is outside `{name}`", span)
 
             return self.gen(f"({v} if {v} is not None and 0 <= {v} < s.n else {self.name_for(outside, 'bad')}({v}))")
+        srcs = [getattr(f, "src", None) for f in fns]
+
+        def plain(f, v, check) -> bool:  # a slot, or a number that may stand in this place of the index
+            if getattr(f, "constant", False):
+                value, (low, size, is_player) = f(None, None), check
+                return type(value) is int and 0 <= value - low and (is_player or value - low < size)
+            return v is not None and "(" not in v and ":=" not in v
+
+        if len(fns) > 1 and all(plain(f, v, c) for f, v, c in zip(fns, srcs, checks)):
+            return self._checked_index(fns, checks, name, span)  # in place: no closure called per index
         if len(fns) == 1:
             f = fns[0]
             low, size, is_player = checks[0]
@@ -363,6 +373,34 @@ class Expressions:
             return flat
 
         return many
+
+    def _checked_index(self, fns: list, checks: list, name: str, span):
+        """The flat position of an index of several parts, each of them plain source (a slot, a
+        constant), as generated code: the checks of ``many`` written out (none for a part that is
+        always one of the players), and on a bad part the same finding from a helper."""
+        def bad(n, *values):
+            for v, (low, size, is_player) in zip(values, checks):
+                if v is None:
+                    _runtime(f"`{name}[...]`: an index is none", span)
+                if not 0 <= v - low < (n if is_player else size):
+                    _runtime(f"`{name}[...]`: index {v} is out of range", span)
+            raise AssertionError("an index found bad is in range")
+
+        srcs = [f.src for f in fns]
+        tests, flat = [], ""
+        for f, v, (low, size, is_player) in zip(fns, srcs, checks):
+            part = f"({v} - {low})" if low else v
+            if getattr(f, "constant", False):  # an int (index_checks): only what may fail is tested
+                i = f(None, None) - low
+                part = str(i)
+                if is_player and i >= self.m.min_players:
+                    tests.append(f"{i} < s.n")
+            elif not (is_player and getattr(f, "valid_player", False)):
+                tests.append(f"{v} is not None and 0 <= {part} < {'s.n' if is_player else size}")
+            flat = part if not flat else f"{f'({flat})' if ' ' in flat else flat} * {size} + {part}"
+        if not tests:
+            return self.gen(f"({flat})")
+        return self.gen(f"({flat} if {' and '.join(tests)} else {self.name_for(bad, 'bad')}(s.n, {', '.join(srcs)}))")
 
     def zone_index(self, name, indices, span):
         base, sizes, dims = self.zone_families[name]
