@@ -15,6 +15,8 @@ opening more than the most is a RulesRuntimeError too, never unbounded growth.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from ..language.errors import RulesRuntimeError
 
 
@@ -58,6 +60,14 @@ def grown_index(c, dims, sizes, fns, name, span):
     return member
 
 
+def _source(c, fn) -> str | None:
+    """``fn`` as source to write into a generated function, or None (a closure, or a `:=` in it)."""
+    if getattr(fn, "src", None) is None and not getattr(fn, "constant", False):
+        return None
+    text = c.src(fn)
+    return None if ":=" in text else text
+
+
 def _listing(s, first, most) -> str:
     numbers = [str(k + 1) for k in range(most) if s.vars[first + k]]
     return ", ".join(numbers) if numbers else "none yet"
@@ -72,10 +82,18 @@ def members_domain(c, e):
     most = sizes[-1]
     prefix = c.index_checks(dims[:-1], sizes[:-1], [c.expr(i)[0] for i in indices], name, e.span)
 
-    def members(s, L):
-        first = flags + prefix(s, L) * most
-        vs = s.vars
-        return [k + 1 for k in range(most) if vs[first + k]]
+    src = _source(c, prefix)
+    if src is not None:
+        # generated code: the open flags of the members, one slice of the variables, read in C
+        numbers = c.shared_name(("members", most), lambda: range(1, most + 1), "k")
+        pick = c.shared_name("compress", lambda: compress, "compress")
+        members = c.gen_def([f"_first = {flags} + {src} * {most}",
+                             f"return [*{pick}({numbers}, s.vars[_first:_first + {most}])]"])
+    else:
+        def members(s, L):
+            first = flags + prefix(s, L) * most
+            vs = s.vars
+            return [k + 1 for k in range(most) if vs[first + k]]
 
     members.most = most  # at most this many values (the work bound, work.py)
     return members
