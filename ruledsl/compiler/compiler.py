@@ -21,9 +21,9 @@ from ..language import ast as A
 from ..language.errors import NOWHERE, Span
 from .calls import Calls
 from .expressions import Expressions
+from .hoist import shared_parts
 from .layout import Layout, _product
 from .loops import Loops
-from .hoist import shared_parts
 from .program import Invariant, Program, Trigger, _const, _local
 from .statements import Statements
 from .steps import HALT, RETURN
@@ -43,7 +43,7 @@ class _Compiler(Work, Layout, Loops, Calls, Expressions, Statements):
         self.code: list = []
         self.inlined = 0  # defines written out so far (MAX_INLINED)
         self.inlining: list = []  # the defines being written out, the outermost first
-        self.reusing: dict | None = None  # while a value the bots ask for compiles: a define's writings by arguments
+        self.reusing: dict | None = None  # while a value the bots ask for compiles: each define's code by its arguments
         self.choices: list = []
         self.call_stack: list = []  # the spans of the procedure calls being compiled, outermost first
         self.call_sites: dict = {}  # step -> those spans, for the steps of a procedure's body
