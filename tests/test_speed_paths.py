@@ -162,6 +162,59 @@ def test_a_part_reading_the_element_or_handed_the_locals_is_asked_every_time():
     assert before and cached.count(":=") == 1
 
 
+def _generated(ns: dict, name: str, lines: list):
+    """A generated function ``name(s, L)`` with its ``definition``, as the compiler's gen_def makes one."""
+    text = f"def {name}(s, L):\n" + "".join(f"    {line}\n" for line in lines)
+    exec(text, ns)  # noqa: S102 - the test's own text
+    ns[name].definition = text
+    return ns[name]
+
+
+@pytest.mark.parametrize("func", ["any", "all", "count"])
+def test_a_generated_call_that_does_not_read_the_plain_loops_slot_is_asked_once(func):
+    """hoist.loop_calls: in a plain loop (``for L[slot] in ...``), a call of a generated function that
+    never reads the loop's slot (a count over a zone of a player in L[0], its element left in L[5]) is
+    asked the first time the test asks it and read back after that; one that reads the slot is asked
+    every time. Over random positions, against the loop as written: the same answer, the same
+    locals, and the first call asked at most once."""
+    from ruledsl.compiler.hoist import loop_calls
+
+    calls = {"_d1": 0, "_d2": 0}
+    ns = {"len": len, "range": range}
+    count_in_zone = ["_n = 0", "_each = L[5]", "for _each in s.zones[L[0]]:", "    if _each > L[1]:",
+                     "        _n += 1", "L[5] = _each", "return _n"]
+    _generated(ns, "_d1", ["_calls['_d1'] += 1", *count_in_zone])
+    _generated(ns, "_d2", ["_calls['_d2'] += 1", "return L[3] * 2 + len(s.zones[0])"])  # reads the loop's slot
+    ns["_calls"] = calls
+    slot = 3
+    test = "(L[3] <= _d1(s, L) and L[3] + _d1(s, L) != _d2(s, L))"
+    before, cached = loop_calls(test, slot, ns)
+    assert before == ["_u = []", "_v0 = _u"] and cached.count("_d1(s, L)") == 2 and cached.count(":=") == 2
+    assert "and L[3] + (_v0 if" in cached and "!= _d2(s, L))" in cached and "_v1" not in cached
+    loop = "for L[3] in range(L[2]):"
+    body = {"any": [f"    if {{}}:", "        return True", "return False"],
+            "all": [f"    if not {{}}:", "        return False", "return True"],
+            "count": ["    if {}:", "        _n += 1", "return _n"]}[func]
+    head = ["_n = 0"] if func == "count" else []
+    plain = compiled_in([*head, loop, body[0].format(test), *body[1:]], ns)
+    once = compiled_in([*before, *head, loop, body[0].format(cached), *body[1:]], ns)
+    rng = random.Random(5)
+    for _ in range(400):
+        zones = [[rng.randrange(9) for _ in range(rng.randint(0, 5))] for _ in range(3)]
+        s = Position(zones, 2)
+        start = [rng.randrange(3), rng.randrange(6), rng.randrange(5), None, "x", None]
+        results = []
+        for fn in (plain, once):
+            L = start.copy()
+            calls["_d1"] = 0
+            results.append((fn(s, L), L))
+        assert results[0] == results[1]
+        assert calls["_d1"] <= 1
+    # a call handed anything else, or a function not generated, stays where it is
+    assert loop_calls("(L[3] < _d1(s, M))", slot, ns) == ([], "(L[3] < _d1(s, M))")
+    assert loop_calls("(L[3] < _h(s, L))", slot, {**ns, "_h": len}) == ([], "(L[3] < _h(s, L))")
+
+
 def test_cards_a_condition_cannot_tell_apart_share_their_answer():
     """purity.twins: a condition that reads its card only through attribute columns answers alike for
     cards alike in those columns, so a table fills them together; reading the card itself, or handing

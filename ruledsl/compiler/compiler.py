@@ -22,6 +22,7 @@ from ..language.errors import NOWHERE, Span
 from .calls import Calls
 from .expressions import Expressions
 from .hoist import shared_parts
+from .indices import Indices
 from .layout import Layout, _product
 from .loops import Loops
 from .program import Invariant, Program, Trigger, _const, _local
@@ -34,7 +35,7 @@ def compile_model(model: Model) -> Program:
     return _Compiler(model).run()
 
 
-class _Compiler(Work, Layout, Loops, Calls, Expressions, Statements):
+class _Compiler(Work, Layout, Loops, Calls, Indices, Expressions, Statements):
     def __init__(self, model: Model):
         self.m = model
         # names the generated expression code refers to; no other builtins

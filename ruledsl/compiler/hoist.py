@@ -233,6 +233,44 @@ def _pure_call(node, pure) -> bool:
             and not node.keywords and [getattr(a, "id", None) for a in node.args] == ["s", "L"])
 
 
+def loop_calls(test: str, slot: int, ns: dict) -> tuple:
+    """``(before, test)`` for the test of a quantifier's plain loop (``for L[slot] in ...:``, the element
+    in the locals): each call ``f(s, L)`` of a generated function that never reads ``L[slot]`` and
+    changes nothing but other locals (:func:`quiet`; Tramwaje's ``rank_count(p, r)`` inside ``any(each n
+    in 3..4 where ... n <= rank_count(p, r) ...)``) is asked once per loop, the first time the test asks
+    it, and read back after that, as :func:`loop_invariants` does (``(_v0 if _v0 is not _u else (_v0 :=
+    f(s, L)))``). What else the test asks cannot change what such a call reads: the locals a generated
+    function writes are the slots of its own loops and of the defines it writes out, and a define
+    cannot write itself out. The loop leaves the call's own loop slots as its first call left them,
+    which is also what a later call would leave: the same values read give the same run.
+    ``([], test)`` if no call is taken."""
+    if not test.isascii():
+        return [], test
+    try:
+        tree = ast.parse(test, mode="eval").body
+    except SyntaxError:
+        return [], test
+    inner = {id(n) for c in ast.walk(tree) if isinstance(c, _NOT_READS) for n in ast.walk(c)}
+    names: dict = {}  # function name -> its local's number
+    places = []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and not n.keywords and id(n) not in inner
+                and [getattr(a, "id", None) for a in n.args] == ["s", "L"]):
+            continue
+        definition = getattr(ns.get(n.func.id), "definition", None)
+        if definition is None or not quiet(definition, slot, ns, frozenset({n.func.id})):
+            continue
+        names.setdefault(n.func.id, len(names))
+        places.append(n)
+    if not places:
+        return [], test
+    out = test
+    for n in sorted(places, key=lambda n: -n.col_offset):
+        k = names[n.func.id]
+        out = f"{out[:n.col_offset]}(_v{k} if _v{k} is not _u else (_v{k} := {n.func.id}(s, L))){out[n.end_col_offset:]}"
+    return ["_u = []", " = ".join(f"_v{k}" for k in range(len(names))) + " = _u"], out
+
+
 def _only_reads(node, ns: dict, element: bool = True, pure=frozenset(), made=frozenset()) -> bool:
     """Whether a part of a test reads neither the element ``_each`` (if ``element``) nor the locals but as
     ``L[n]`` (or handed to a function of ``pure``), and does nothing but read (see loop_invariants); a
