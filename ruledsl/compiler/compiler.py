@@ -306,7 +306,7 @@ class _Compiler(Work, Layout, Loops, Calls, Indices, Expressions, Statements):
         b = self._binding(d, d.params[0])
         slot = self.slot(b)
         # A define used again in the value with the same arguments gets the same code, and each part the
-        # value then asks more than once is worked out once (Tramwaje's `next_line(p) * next_line(p)`):
+        # value then asks more than once is worked out once (`size_of(p) * size_of(p)`):
         # the functions made for the value are a define's code, so they may be shared (hoist.shared_parts).
         known = set(self.ns)
         self.reusing = {}

@@ -236,8 +236,8 @@ def _pure_call(node, pure) -> bool:
 def loop_calls(test: str, slot: int, ns: dict) -> tuple:
     """``(before, test)`` for the test of a quantifier's plain loop (``for L[slot] in ...:``, the element
     in the locals): each call ``f(s, L)`` of a generated function that never reads ``L[slot]`` and
-    changes nothing but other locals (:func:`quiet`; Tramwaje's ``rank_count(p, r)`` inside ``any(each n
-    in 3..4 where ... n <= rank_count(p, r) ...)``) is asked once per loop, the first time the test asks
+    changes nothing but other locals (:func:`quiet`; a define's count ``held(p, r)`` inside ``any(each n
+    in 3..4 where ... n <= held(p, r) ...)``) is asked once per loop, the first time the test asks
     it, and read back after that, as :func:`loop_invariants` does (``(_v0 if _v0 is not _u else (_v0 :=
     f(s, L)))``). What else the test asks cannot change what such a call reads: the locals a generated
     function writes are the slots of its own loops and of the defines it writes out, and a define

@@ -1,4 +1,4 @@
-"""Compiling the index of a family of zones or variables (`hand[p]`, `g[p, a]`, `line[p, i]`): its
+"""Compiling the index of a family of zones or variables (`hand[p]`, `g[p, a]`, `meld[p, i]`): its
 flat position in the family, checked while playing where the compiler cannot prove it fits.
 
 A part of the compiler (compile.py), split out by concept: Expressions reads zones and variables

@@ -60,14 +60,6 @@ def grown_index(c, dims, sizes, fns, name, span):
     return member
 
 
-def _source(c, fn) -> str | None:
-    """``fn`` as source to write into a generated function, or None (a closure, or a `:=` in it)."""
-    if getattr(fn, "src", None) is None and not getattr(fn, "constant", False):
-        return None
-    text = c.src(fn)
-    return None if ":=" in text else text
-
-
 def _listing(s, first, most) -> str:
     numbers = [str(k + 1) for k in range(most) if s.vars[first + k]]
     return ", ".join(numbers) if numbers else "none yet"
@@ -82,8 +74,8 @@ def members_domain(c, e):
     most = sizes[-1]
     prefix = c.index_checks(dims[:-1], sizes[:-1], [c.expr(i)[0] for i in indices], name, e.span)
 
-    src = _source(c, prefix)
-    if src is not None:
+    src = c.src(prefix) if getattr(prefix, "src", None) is not None or getattr(prefix, "constant", False) else None
+    if src is not None and ":=" not in src:
         # generated code: the open flags of the members, one slice of the variables, read in C
         numbers = c.shared_name(("members", most), lambda: range(1, most + 1), "k")
         pick = c.shared_name("compress", lambda: compress, "compress")
