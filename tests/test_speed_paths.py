@@ -1059,3 +1059,75 @@ def test_fire_starts_from_the_trigger_the_check_in_place_found():
     finally:
         names["_fire"] = real
     assert {1, 2, 3, 4} <= set(held) and 0 not in held
+
+
+SWAP = """\
+game "Swap"
+players 2..3
+limit 200 moves
+
+enum colour { red "R", blue "B" }
+kind tile {
+  colour: colour
+  rank: 1..5
+  show "{colour}{rank}"
+}
+cards 2 * tile(colour: {red, blue}, rank: 1..5) in deck
+
+zone deck: pile hidden
+zone hand[player]: row owner
+zone shelf[player]: pile public
+
+define strength(p) = sum(c.rank for each c in hand[p])
+define reds(p) = cards(each c in shelf[p] where c.colour == red)
+
+flow {
+  shuffle deck
+  for p in players { deal 4 from deck into hand[p] }
+  turns from 0 until empty(deck) {
+    choose turn by current {
+      move swap(c in hand[current], d in reds(current)) where c.rank > top(shelf[current]).rank and d.rank != c.rank {
+        put c into shelf[current]
+        put d into hand[current]
+      }
+      move give(q in players, c in shelf[q]) where q != current and strength(current) > 6 and c.rank < 4 {
+        put c into hand[current]
+      }
+      move hit(q in players) where q != current and strength(current) >= strength(q) {
+        put top(deck) into shelf[q]
+      }
+      move shelve(c in hand[current]) { put c into shelf[current] }
+      move draw { put top(deck) into hand[current] }
+    }
+  }
+}
+
+winner(p): highest strength(p)
+"""
+
+
+def test_a_listing_asks_what_does_not_read_an_argument_once_and_only_where_the_loops_would():
+    """A move of two arguments whose inner values are not constant: the leading tests that never read
+    the inner argument are asked once an outer value, only once its inner values are known to be some
+    (`top(shelf[current])` fails on an empty shelf, which has no red card either: asked before that
+    check, the first turn would fail); inner values that never read the outer argument are worked out
+    once a listing (hoist.guarded_tests, flowgen). A move of one argument asks a define's call that does
+    not read it once a listing (hoist.loop_calls with its own names). Whole games, 2 and 3 players,
+    against the step interpreter (the options' own closures, asked move by move); each move was offered."""
+    import step_interpreter
+
+    game = ruledsl.loads(SWAP)
+    game.new_game(2, 0)
+    listing = game.python_listing()
+    swap = listing[listing.index("move swap"):listing.index("move give")]
+    assert re.search(r"_w\d+ = None", listing) and re.search(r"if _w\d+ is None: _w\d+ = ", swap)
+    assert swap.index("if _w") < swap.index("_empty")  # the guard before the test that can fail
+    give = listing[listing.index("move give"):listing.index("move hit")]
+    assert "is None:" not in give  # its inner values read the outer argument: worked out for each
+    assert re.search(r"_c\d+_0 := _d\d+\(s, L\)", listing)  # strength(current) once in hit's listing
+    offered = set()
+    for n in (2, 3):
+        for seed in range(8):
+            _, made = step_interpreter.play_both_ways(game, n, seed)
+            offered |= {m.name for m in made}
+    assert offered == {"swap", "give", "hit", "shelve", "draw"}

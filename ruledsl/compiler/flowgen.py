@@ -519,8 +519,7 @@ class Flow:
         """The legal moves of decision ``cid``, in the order of its options and their domains."""
         self._line("")
         self._line(f"def _m{cid}(s, L):  # decision {choice.name}, {_at(choice.span)}")
-        # L is the state's own locals: listing moves must not change them, so the function takes a copy
-        # (`L = L.copy()`) before the first code that may write to L, and only if it gets there
+        # L is the state's own locals, which listing must not change: a copy before the first code that writes L
         self._copied = False
         first = choice.options[0] if choice.options else None
         # a first move over cards with a table: its rows make the list (_tabled), else an empty one
@@ -576,15 +575,21 @@ class Flow:
             slot, dom = o.params[0]
             domain = self._iter(dom)
             put = self._loop_locals([slot], [domain] + ([cond] if cond is not None else []))
-            test = f" if {put(cond)}" if cond is not None else ""
+            before, test = hoist.loop_calls(put(cond), slot, self._names(), f"_c{slot}_") if cond else ([], "")
             var = put(f"L[{slot}]")
             self._own("    ", test if var != f"L[{slot}]" else None)  # the loop over L[slot] writes L
-            self._line(f"    out += [{table}[{var}] for {var} in {domain}{test}]{where}")
+            for line in before:  # generated calls that do not read the argument: once a listing
+                self._line(f"    {line}")
+            self._line(f"    out += [{table}[{var}] for {var} in {domain}{' if ' if test else ''}{test}]{where}")
             return
         indent = "    "
         slots = [slot for slot, _ in o.params]
         constant = [bool(getattr(dom, "constant", False)) for _, dom in o.params]
         tests, cond = self._hoisted(o, cond, slots, constant)
+        # two arguments, the inner's not constant: tests not reading it once an outer value (hoist.guarded_tests)
+        inner_at, lead = (slots[1], None) if len(slots) == 2 and not constant[1] else (None, None)
+        if inner_at is not None and cond is not None:
+            lead, cond = hoist.guarded_tests(cond, inner_at, self._names())
         # the innermost argument over constant values: (the values kept, the rest), if some is kept
         inner = self._filtered(cond, *o.params[-1])
         inner = inner if inner is not None and inner[0] else None
@@ -595,14 +600,25 @@ class Flow:
                                 domains + [t for ts in tests for t in ts] + ([rest] if rest is not None else []))
         if any(put(f"L[{slot}]") == f"L[{slot}]" for slot, _ in looped):
             self._own(indent)  # a loop over a slot of L: a copy of L first
+        if once := inner_at is not None and hoist.quiet(domains[1], slots[0], self._names()):
+            self._own(indent, put(domains[1]))  # a copy of L once a listing, not once an outer value
+            self._line(f"{indent}_w{inner_at} = None")
         for k, ((slot, _), domain) in enumerate(zip(looped, domains)):
-            self._own(indent, put(domain))
-            self._line(f"{indent}for {put(f'L[{slot}]')} in {put(domain)}:{where if k == 0 else ''}")
+            values = f"_w{slot}" if k == 1 and inner_at is not None else put(domain)
+            self._own(indent, values)
+            self._line(f"{indent}for {put(f'L[{slot}]')} in {values}:{where if k == 0 else ''}")
             indent += "    "
             if tests[k]:  # the parts of the condition that read no inner argument (hoist.py)
                 self._own(indent, put(" and ".join(tests[k])))
                 self._line(f"{indent}if {put(' and '.join(tests[k]))}:")
                 indent += "    "
+            if k == 0 and inner_at is not None:  # the inner values as a list (once a listing if they never read the outer)
+                self._own(indent, put(domains[1]))
+                self._line(f"{indent}{f'if _w{inner_at} is None: ' if once else ''}_w{inner_at} = [*{put(domains[1])}]")
+                for text in (f"_w{inner_at}", put(lead)) if lead is not None else ():
+                    self._own(indent, text)
+                    self._line(f"{indent}if {text}:")
+                    indent += "    "
         if inner is not None:
             # the innermost argument's values filtered when compiling; the rest asked once per outer value
             values = inner[0]

@@ -140,12 +140,15 @@ def constant_filter(cond: str, slot: int, values: tuple, ns: dict) -> tuple | No
 def quiet(text: str, slot: int, ns: dict, seen: frozenset = frozenset()) -> bool:
     """Whether generated code ``text`` never reads ``L[slot]`` and changes nothing but other locals:
     it calls only built-ins that read, helpers not handed the state or the locals (the checks that
-    raise a finding), generated functions of which the same holds (their ``definition``), and the
-    tables of pure card conditions (purity.CardTable, which read their own card's slot only)."""
+    raise a finding), generated functions of which the same holds (their ``definition``), the
+    tables of pure card conditions (purity.CardTable, which read their own card's slot only), and
+    ``append`` of a list it made itself."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
         return False
+    fresh = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.List)
+             for t in n.targets if isinstance(t, ast.Name)}  # a list the code makes itself (`_out = []`)
     for node in ast.walk(tree):
         if _slot(node) == slot:
             return False
@@ -154,6 +157,8 @@ def quiet(text: str, slot: int, ns: dict, seen: frozenset = frozenset()) -> bool
         if not isinstance(node, ast.Call):
             continue
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "append" and getattr(func.value, "id", None) in fresh:
+            continue
         if isinstance(func, ast.Attribute):  # a table's rows and fill
             base = func.value
             while isinstance(base, ast.Attribute):
@@ -233,7 +238,7 @@ def _pure_call(node, pure) -> bool:
             and not node.keywords and [getattr(a, "id", None) for a in node.args] == ["s", "L"])
 
 
-def loop_calls(test: str, slot: int, ns: dict) -> tuple:
+def loop_calls(test: str, slot: int, ns: dict, prefix: str = "_v") -> tuple:
     """``(before, test)`` for the test of a quantifier's plain loop (``for L[slot] in ...:``, the element
     in the locals): each call ``f(s, L)`` of a generated function that never reads ``L[slot]`` and
     changes nothing but other locals (:func:`quiet`; a define's count ``held(p, r)`` inside ``any(each n
@@ -242,8 +247,9 @@ def loop_calls(test: str, slot: int, ns: dict) -> tuple:
     f(s, L)))``). What else the test asks cannot change what such a call reads: the locals a generated
     function writes are the slots of its own loops and of the defines it writes out, and a define
     cannot write itself out. The loop leaves the call's own loop slots as its first call left them,
-    which is also what a later call would leave: the same values read give the same run.
-    ``([], test)`` if no call is taken."""
+    which is also what a later call would leave: the same values read give the same run. The same holds
+    for a listed move's comprehension (``[... for _x7 in range(s.n) if ...]``), where the locals are
+    named with ``prefix`` so that each listing has its own. ``([], test)`` if no call is taken."""
     if not test.isascii():
         return [], test
     try:
@@ -267,8 +273,31 @@ def loop_calls(test: str, slot: int, ns: dict) -> tuple:
     out = test
     for n in sorted(places, key=lambda n: -n.col_offset):
         k = names[n.func.id]
-        out = f"{out[:n.col_offset]}(_v{k} if _v{k} is not _u else (_v{k} := {n.func.id}(s, L))){out[n.end_col_offset:]}"
-    return ["_u = []", " = ".join(f"_v{k}" for k in range(len(names))) + " = _u"], out
+        v = f"{prefix}{k}"
+        out = f"{out[:n.col_offset]}({v} if {v} is not _u else ({v} := {n.func.id}(s, L))){out[n.end_col_offset:]}"
+    return ["_u = []", " = ".join(f"{prefix}{k}" for k in range(len(names))) + " = _u"], out
+
+
+def guarded_tests(cond: str, slot: int, ns: dict) -> tuple:
+    """``(lead, rest)`` for the condition of a move of two arguments whose inner argument (``L[slot]``)
+    ranges over values that may be none: the leading parts of ``cond`` that never read ``L[slot]`` and
+    change nothing but other locals (:func:`quiet`) can be asked once per outer value, right after its
+    inner values are known to be some. The first inner value would have asked them first, reading the
+    same; asked again for the later values they read the same again (as :func:`loop_calls` argues) and
+    give the same answer. ``(None, cond)`` if the first part reads the inner argument."""
+    try:
+        tree = ast.parse(cond, mode="eval").body
+    except SyntaxError:
+        return None, cond
+    texts = [ast.get_source_segment(cond, p) for p in _flat(tree)]
+    if any(t is None for t in texts):
+        return None, cond
+    k = 0
+    while k < len(texts) and quiet(texts[k], slot, ns):
+        k += 1
+    if k == 0:
+        return None, cond
+    return " and ".join(f"({t})" for t in texts[:k]), " and ".join(f"({t})" for t in texts[k:]) or None
 
 
 def _only_reads(node, ns: dict, element: bool = True, pure=frozenset(), made=frozenset()) -> bool:
