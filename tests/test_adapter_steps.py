@@ -47,8 +47,15 @@ def test_every_legal_move_is_reached_by_its_steps_and_only_legal_moves_are(name)
         while True:
             ids, leads = codec.legal(state, pending)
             action = rng.choice(ids)
-            assert codec.decode(action, pending) == leads[action]
-            pending = leads[action]
+            got, pending = codec.decode(action, pending), leads[action]
+            # decode names the copy the number stands for; the list, the copy it makes (trambahn has
+            # cards that look alike: the same words)
+            if isinstance(pending, ruledsl.Move):
+                assert state.describe_moves([got]) == state.describe_moves([pending])
+            else:
+                assert codec.pending_text(got) == codec.pending_text(pending)
+            assert got == pending or codec.flat.look(got[1][0] if isinstance(got, tuple) else got.args[0]) \
+                == codec.flat.look(pending[1][0] if isinstance(pending, tuple) else pending.args[0])
             if isinstance(pending, ruledsl.Move):
                 assert pending in legal
                 break
@@ -76,28 +83,37 @@ def test_a_game_without_moves_of_two_arguments_numbers_as_before():
 
 def test_openspiel_steps_keep_the_choice_private_and_the_mover_to_act():
     game = load_game(GAMES / "uno.rules", players=2)
-    state = game.new_initial_state()
-    state.apply_action(4)
     rng = random.Random(4)
-    steps = 0
-    while not state.is_terminal() and steps < 3:
-        actor = state.current_player()
-        before = [state.observation_tensor(p) for p in range(2)]
-        before_info = state.information_state_tensor(1 - actor)
-        action = rng.choice(state.legal_actions())
-        moves = state.inner.moves[:]
-        state.apply_action(action)
-        if state.pending:  # a first step: nothing happened in the game, and only the mover knows
-            steps += 1
-            assert state.inner.moves == moves and state.current_player() == actor
-            assert state.observation_tensor(1 - actor) == before[1 - actor]
-            assert state.information_state_tensor(1 - actor) == before_info
-            assert state.observation_tensor(actor) != before[actor]
-            assert "chosen so far: play_wild(" in state.information_state_string(actor)
-            assert "chosen so far" not in state.information_state_string(1 - actor)
-            clone = state.clone()
-            assert clone.pending == state.pending and clone.legal_actions() == state.legal_actions()
+    steps = games = 0
+    while steps < 3 and games < 10:  # random games until three first steps are met
+        games += 1
+        state = game.new_initial_state()
+        state.apply_action(3 + games)
+        while not state.is_terminal() and steps < 3:
+            steps += _step_privately(state, rng)
     assert steps == 3
+
+
+def _step_privately(state, rng) -> int:
+    """One random action; where it is a first step, checks that only the mover knows of it (1), else 0."""
+    actor = state.current_player()
+    before = [state.observation_tensor(p) for p in range(2)]
+    before_info = state.information_state_tensor(1 - actor)
+    action = rng.choice(state.legal_actions())
+    moves = state.inner.moves[:]
+    state.apply_action(action)
+    if not state.pending:
+        return 0
+    # a first step: nothing happened in the game, and only the mover knows
+    assert state.inner.moves == moves and state.current_player() == actor
+    assert state.observation_tensor(1 - actor) == before[1 - actor]
+    assert state.information_state_tensor(1 - actor) == before_info
+    assert state.observation_tensor(actor) != before[actor]
+    assert "chosen so far: play_wild(" in state.information_state_string(actor)
+    assert "chosen so far" not in state.information_state_string(1 - actor)
+    clone = state.clone()
+    assert clone.pending == state.pending and clone.legal_actions() == state.legal_actions()
+    return 1
 
 
 def test_openspiel_flat_actions_are_one_a_move():

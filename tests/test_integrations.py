@@ -71,7 +71,7 @@ def test_action_ids_round_trip(path):
         ids = [codec.encode(state, m) for m in state.legal_moves()]
         assert len(set(ids)) == len(ids)
         assert all(0 <= a < codec.num_actions for a in ids)
-        assert [codec.decode(a) for a in ids] == state.legal_moves()
+        assert [codec.decode(a, state) for a in ids] == state.legal_moves()
         assert codec.legal_actions(state) == sorted(ids)
         assert codec.mask(state).sum() == len(ids)
         state.apply(rng.choice(state.legal_moves()))

@@ -17,9 +17,10 @@ def _play(game, seed: int, simulations: int, check_every: int = 5):
     state looks the same to the player who decides."""
     state = game.new_initial_state()
     state.apply_action(seed)
-    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)  # seeded (unseeded, it draws its own seed)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)), 1.0, simulations,
                            random_state=np.random.RandomState(seed))
+    bot.set_resampler(lambda st, player: st.resample_from_infostate(player, sampler))  # the bot's own: unseeded
     decisions = 0
     while not state.is_terminal():
         player = state.current_player()
@@ -50,7 +51,7 @@ def test_resampling_hides_what_the_player_cannot_see():
     game = load_game("games/trolley_car.rules", players=2, params={"single_round": True})
     state = game.new_initial_state()
     state.apply_action(5)
-    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    sampler = pyspiel.UniformProbabilitySampler(1, 0.0, 1.0)
     player = state.current_player()
     other = 1 - player
     worlds = [state.resample_from_infostate(player, sampler) for _ in range(6)]
@@ -81,12 +82,13 @@ def test_a_state_made_from_a_sampled_world_resamples_and_searches():
     # the player's history ends where the player stands (a replay of the world's moves from a seed would
     # end in another deal)
     assert state.information_state_string(player).splitlines()[-1] == real.observation_string(player)
-    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    sampler = pyspiel.UniformProbabilitySampler(2, 0.0, 1.0)
     again = state.resample_from_infostate(player, sampler)
     assert again.observation_string(player) == real.observation_string(player)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 1.0, 10,
                            random_state=np.random.RandomState(1), use_observation_string=True,
                            allow_inconsistent_action_sets=True)
+    bot.set_resampler(lambda st, p: st.resample_from_infostate(p, sampler))
     assert bot.step(state) in real.legal_actions()
 
 
@@ -110,7 +112,7 @@ def test_a_state_that_became_a_world_resamples_from_the_knowledge_it_came_from()
     knowledge = Knowledge(s, 0, known, sight.ruled_out(0))
     state = load_game("games/knockout_whist.rules", players=2).new_initial_state()
     state.become(knowledge.sample(random.Random(1)), knowledge)
-    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    sampler = pyspiel.UniformProbabilitySampler(3, 0.0, 1.0)
     for _ in range(10):  # a card seen going into a pile stays there in every resampled world
         world = state.resample_from_infostate(0, sampler)
         assert all(world.inner.loc[c] == z for c, z in known.items())
@@ -119,3 +121,41 @@ def test_a_state_that_became_a_world_resamples_from_the_knowledge_it_came_from()
     plain.become(knowledge.sample(random.Random(1)))
     moved = [plain.resample_from_infostate(0, sampler) for _ in range(10)]
     assert any(any(w.inner.loc[c] != z for c, z in known.items()) for w in moved)
+
+
+def _say(state, word):
+    """The action of the player to act whose words begin with ``word``, else None."""
+    player = state.current_player()
+    return next((a for a in state.legal_actions() if state.action_to_string(player, a).startswith(word)), None)
+
+
+def test_two_worlds_that_look_the_same_to_the_player_list_the_same_actions():
+    """Trolley Car has two copies of every card. In resampled worlds the player draws a card and keeps
+    it, the other player draws and keeps one unseen: where the player's information state is then the
+    same (a 10♣ drawn, whichever copy), the legal actions are the same, as OpenSpiel's ISMCTS needs (it
+    keys its tree by the information state; it met an action it never listed before cards that look
+    alike were numbered alike)."""
+    game = load_game("games/trolley_car.rules", players=2, params={"single_round": True})
+    state = game.new_initial_state()
+    state.apply_action(3)
+    while _say(state, "draw") is None:  # past the declarations
+        state.apply_action(state.legal_actions()[0])
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(7, 0.0, 1.0)
+    seen: dict = {}
+    copies = 0
+    for _ in range(150):
+        world = state.resample_from_infostate(player, sampler)
+        world.apply_action(_say(world, "draw"))
+        inner = world.inner
+        drawn = inner.zones[inner.zone_id(f"drawn[{player}]")][0]  # the card's id: which copy
+        world.apply_action(_say(world, "keep"))
+        while world.current_player() != player:
+            world.apply_action(_say(world, "draw") or _say(world, "keep") or world.legal_actions()[0])
+        key = world.information_state_string(player)
+        if key in seen:
+            assert world.legal_actions() == seen[key][0]
+            copies += drawn != seen[key][1]
+        else:
+            seen[key] = (world.legal_actions(), drawn)
+    assert copies > 0  # some worlds drew the other copy of a card

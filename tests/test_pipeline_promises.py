@@ -154,7 +154,7 @@ def play_and_check(game: ruledsl.Game, players: int, seed: int, moves: int = MOV
         texts = s.describe_moves(legal)
         assert all(isinstance(t, str) and t for t in texts)
         for m in legal:
-            assert actions.decode(actions.encode(s, m)) == m, m
+            assert actions.decode(actions.encode(s, m), s) == m, m
         for p in range(players):
             json.dumps(s.view(p))
         s.apply(legal[rng.randrange(len(legal))])

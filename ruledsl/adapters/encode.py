@@ -6,8 +6,8 @@ with no code of its own. The OpenSpiel and PettingZoo adapters share them.
 Actions: every distinct move shape (a move name with the types of its
 arguments, over all decisions) owns a block of consecutive ids, in the order
 the rules declare them. Inside a block the arguments count in mixed radix, the
-last argument fastest. An argument's values are: a card -> its card id
-(``card_count`` values), a player -> the seat (``players`` values), a value of
+last argument fastest. An argument's values are: a card -> a card id
+(``card_count`` values; see below for cards that look alike), a player -> the seat (``players`` values), a value of
 an enumeration -> its index, true/false -> 0 and 1, a number -> ``int_values`` (0 to 63 by default,
 widened to hold the members of the largest growing zone family).
 
@@ -20,6 +20,17 @@ decision, and whether the game is over. Normalised (the default), every value
 is in [0, 1]: a count of a face divided by the game's copies of that face, a
 count of cards by the game's number of cards, a number squashed by
 :func:`squash`; ``normalise=False`` keeps counts and numbers raw.
+
+Cards that look alike (the same label and attributes, such as the two 5♥ of
+a double deck) are numbered by where they stand in the list of legal moves, not
+by which copy they are: in a move's argument, the first 5♥ the list names gets
+the first 5♥'s id, the next one the second's. A player cannot tell the copies
+apart, so two positions that look the same to the player list the same actions
+(OpenSpiel's ISMCTS keys its tree by what the player knows, and would meet an
+action it never listed), while two copies in different places (a hand and a
+row of declared cards) stay two actions. ``decode`` gives a move with the
+copy the number names; the adapters make the move the legal list maps the
+action to.
 
 The adapters number moves in steps (:mod:`.steps`, a move of several arguments
 chosen one argument at a time); :class:`ActionCodec` is the flat numbering
@@ -71,9 +82,13 @@ class ActionCodec:
                 self.blocks.append((option.name, key[1], radices, first))
                 first += size
         self.num_actions = first
+        # card id -> the ids of the cards that look like it (label and attributes), lowest first; None
+        # when no two cards look alike (then a card's action is its id, worked out once per move)
+        self._alike = _alike(program)
+        self._card_places: dict = {}  # (decision, name, arity) -> the arguments that are cards
         self._ids: dict = {}  # decision -> {id(move): action id}, for the moves in _kept
         self._kept: list = []
-        self._last = None  # (the list of legal moves met last, its sorted action ids, {id: move})
+        self._last = None  # (the list of legal moves met last, its sorted action ids, {id: move}, renaming)
 
     def _radix(self, kind: str) -> int:
         if kind == T.CARD:
@@ -111,14 +126,64 @@ class ActionCodec:
                 return tuple(option.kinds)
         raise ActionSpaceError(f"decision `{state.decision}` has no move {move}")
 
-    def encode(self, state, move: Move) -> int:
-        """The action id of ``move`` (a move of the decision pending in ``state``)."""
+    def encode(self, state, move: Move, rename: dict | None = None) -> int:
+        """The action id of ``move`` (a move of the decision pending in ``state``); where cards look
+        alike, by ``rename`` (:meth:`renaming` of the state's legal moves, worked out if not given)."""
         kinds = self.kinds_of(state, move)
         _, kinds, radices, first = self.blocks[self._block_of[(move.name, kinds)]]
+        if rename is None and self._alike is not None:
+            rename = self.rename_of(state)
         number = 0
-        for kind, radix, value in zip(kinds, radices, move.args):
+        for i, (kind, radix, value) in enumerate(zip(kinds, radices, move.args)):
+            if rename is not None and kind == T.CARD:
+                value = self.card_as(rename, move, i)
             number = number * radix + self._digit(kind, value, move)
         return first + number
+
+    def card_as(self, rename: dict, move: Move, i: int) -> int:
+        """The card id that numbers argument ``i`` (a card) of ``move``: by ``rename`` where cards look
+        alike, the first of its look-alikes for a move the renaming does not list."""
+        card = move.args[i]
+        return rename.get((move.name, len(move.args), i, card), self._alike[card][0])
+
+    def renaming(self, state, legal) -> dict:
+        """``{(move name, arity, argument, card): card id that numbers it}`` for the legal moves
+        ``legal`` of ``state``: in each argument of each move name, the look-alikes of one card
+        take that card's ids in the order the list first names them. A card no list names twice
+        in one argument is numbered as the first of its look-alikes, with or without a renaming."""
+        alike = self._alike
+        out = {}
+        given = {}  # (move name, arity, argument, first look-alike) -> copies given so far
+        for m in legal:
+            for i in self._places(state, m):
+                card = m.args[i]
+                copies = alike[card]
+                key = (m.name, len(m.args), i, card)
+                if len(copies) > 1 and key not in out:
+                    group = (m.name, len(m.args), i, copies[0])
+                    k = given.get(group, 0)
+                    given[group] = k + 1
+                    out[key] = copies[k]
+        return out
+
+    def rename_of(self, state) -> dict | None:
+        """The :meth:`renaming` of the legal moves of ``state`` (None when no cards look alike)."""
+        if self._alike is None:
+            return None
+        self.legal(state)
+        return self._last[3]
+
+    def _places(self, state, move: Move) -> tuple:
+        key = (state.choice, move.name, len(move.args))
+        places = self._card_places.get(key)
+        if places is None:
+            kinds = self.kinds_of(state, move)
+            places = self._card_places[key] = tuple(i for i, k in enumerate(kinds) if k == T.CARD)
+        return places
+
+    def look(self, card: int) -> int:
+        """The first id of the cards that look like ``card`` (what a player can tell of it)."""
+        return card if self._alike is None else self._alike[card][0]
 
     def _block(self, action) -> tuple:
         if not isinstance(action, (int, np.integer)) or isinstance(action, bool) \
@@ -130,8 +195,13 @@ class ActionCodec:
                 found = block
         return found
 
-    def decode(self, action: int) -> Move:
-        """The move an action id stands for (whether or not it is legal now)."""
+    def decode(self, action: int, state=None) -> Move:
+        """The move an action id stands for (whether or not it is legal now); with ``state``, the legal
+        move of ``state`` it makes where there is one (of cards that look alike, the copy it names there)."""
+        if state is not None:
+            move = self.legal(state)[1].get(action)
+            if move is not None:
+                return move
         name, kinds, radices, first = self._block(action)
         number = int(action) - first
         digits = []
@@ -159,6 +229,8 @@ class ActionCodec:
         last = self._last
         if last is not None and last[0] is legal:
             return last[1], last[2]
+        if self._alike is not None:  # cards that look alike: numbered by the whole list, not per move
+            return self._legal_alike(state, legal)
         choice = state.choice
         if len(self._kept) > KEPT_MOVES:  # moves made afresh each time (not shared): start again
             self._ids.clear()
@@ -178,7 +250,33 @@ class ActionCodec:
             ids.append(a)
         ids.sort()
         actions = tuple(ids)
-        self._last = (legal, actions, moves)
+        self._last = (legal, actions, moves, None)
+        return actions, moves
+
+    def _legal_alike(self, state, legal) -> tuple:
+        """``legal`` where cards look alike: each move's number with every card as the first of its
+        look-alikes is kept per decision; a list that names two copies of one card in one argument
+        (two moves with one number) is numbered again by its :meth:`renaming`."""
+        if len(self._kept) > KEPT_MOVES:
+            self._ids.clear()
+            self._kept.clear()
+        memo = self._ids.get(state.choice)
+        if memo is None:
+            memo = self._ids[state.choice] = {}
+        moves = {}
+        rename: dict = {}
+        for m in legal:
+            a = memo.get(id(m))
+            if a is None:
+                a = memo[id(m)] = self.encode(state, m, rename)
+                self._kept.append(m)
+            if a in moves:
+                rename = self.renaming(state, legal)
+                moves = {self.encode(state, m, rename): m for m in legal}
+                break
+            moves[a] = m
+        actions = tuple(sorted(moves))
+        self._last = (legal, actions, moves, rename)
         return actions, moves
 
     def mask(self, state) -> np.ndarray:
@@ -205,6 +303,22 @@ class ActionCodec:
             else:
                 parts.append(str(v))
         return move.name + (f"({', '.join(parts)})" if parts else "")
+
+
+def _alike(program) -> list | None:
+    """Card id -> the ids of the cards with its label and attributes (lowest first), or None when
+    every card looks different."""
+    columns = [program.card_attrs[a] for a in sorted(program.card_attrs)]
+    groups: dict = {}
+    for c, label in enumerate(program.card_labels):
+        groups.setdefault((label, *(col[c] for col in columns)), []).append(c)
+    if all(len(g) == 1 for g in groups.values()):
+        return None
+    out = [()] * len(program.card_labels)
+    for g in groups.values():
+        for c in g:
+            out[c] = tuple(g)
+    return out
 
 
 class ObservationCodec:

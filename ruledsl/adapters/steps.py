@@ -111,6 +111,9 @@ class StepCodec:
         saved: the lists are short, 2-3 moves on average in the games measured, benchmarks/adapters.py.)"""
         if not self.steps:
             return self.flat.legal(state)
+        if self.flat._alike is not None:  # cards that look alike: numbered by the whole list
+            out = self._leads_alike(state, legal)
+            return tuple(sorted(out)), out
         memo = self._heads[state.choice]
         out = {}
         try:  # every move met before (a program lists the same move objects again): no call but id()
@@ -128,6 +131,8 @@ class StepCodec:
         rather than called: a call costs OpenSpiel's ``legal_actions`` more than the lines do."""
         if not self.steps:
             return self.flat.legal(state)[1]
+        if self.flat._alike is not None:
+            return self._leads_alike(state, legal)
         memo = self._heads[state.choice]
         out = {}
         try:
@@ -155,21 +160,56 @@ class StepCodec:
             out[head[0]] = head[1]
         return tuple(sorted(out)), out
 
-    def _head(self, state, m) -> tuple:
+    def _leads_alike(self, state, legal) -> dict:
+        """``leads`` where cards look alike: a move's head with every card as the first of its
+        look-alikes is kept per decision, with its first card where that card has look-alikes. The
+        first card a list names under a head keeps it; another copy of that card takes the next
+        copy's head (the numbering of :meth:`ActionCodec.renaming`, worked out as the list goes)."""
+        if len(self._kept) > KEPT_MOVES:
+            for memo in self._heads:
+                memo.clear()
+            self._kept.clear()
+        memo = self._heads[state.choice]
+        out = {}
+        cards = {}  # head -> the first card the list named under it
+        more = None  # for further copies: head -> copies given, (head, card) -> its head
+        for m in legal:
+            head = memo.get(id(m))
+            if head is None:
+                action, lead = self._head(state, m, {})
+                kinds = self.flat.kinds_of(state, m)
+                card = m.args[0] if kinds and kinds[0] == T.CARD and len(self.flat._alike[m.args[0]]) > 1 else None
+                head = memo[id(m)] = (action, lead, card)
+                self._kept.append(m)
+            action, lead, card = head
+            if card is not None and cards.setdefault(action, card) != card:  # another copy of the card
+                if more is None:
+                    more = {}
+                got = more.get((action, card))
+                if got is None:
+                    k = more[action] = more.get(action, 0) + 1
+                    copies = self.flat._alike[card]
+                    got = more[(action, card)] = action + copies[k] - copies[0]
+                action = got
+            out[action] = lead
+        return out
+
+    def _head(self, state, m, rename: dict | None = None) -> tuple:
         """(the first action of ``m``, ``m`` itself if that is its only one, else the pending it leaves)."""
-        a = self.flat.encode(state, m)
+        a = self.flat.encode(state, m, rename)
         block = bisect.bisect_right(self._flat_firsts, a) - 1
         head_first = self.heads[block][0]
         if not m.args:
             return head_first, m
         kinds = self.flat.blocks[block][1]
-        action = head_first + self.flat._digit(kinds[0], m.args[0], m)
+        action = head_first + self._digit(kinds[0], m, 0, rename)
         return action, (m if len(m.args) == 1 else (block, (m.args[0],)))
 
     def _further(self, state, pending) -> tuple:
         """The next actions after ``pending`` (a move begun): the next argument of the legal moves
         that begin so."""
         moves = self.flat.legal(state)[1]
+        rename = self.flat.rename_of(state)
         block, chosen = pending
         kinds = self.flat.blocks[block][1]
         k = len(chosen)
@@ -177,7 +217,7 @@ class StepCodec:
         for a, m in moves.items():
             if bisect.bisect_right(self._flat_firsts, a) - 1 != block or m.args[:k] != chosen:
                 continue
-            action = self.then[kinds[k]] + self.flat._digit(kinds[k], m.args[k], m)
+            action = self.then[kinds[k]] + self._digit(kinds[k], m, k, rename)
             out[action] = m if len(m.args) == k + 1 else (block, m.args[:k + 1])
         if not out:
             raise ActionSpaceError(f"nothing is pending as {pending!r} in decision `{state.decision}`")
@@ -226,10 +266,18 @@ class StepCodec:
         kinds = self.flat.blocks[block][1]
         if not move.args:
             return [self.heads[block][0]]
-        out = [self.heads[block][0] + self.flat._digit(kinds[0], move.args[0], move)]
-        for kind, value in zip(kinds[1:], move.args[1:]):
-            out.append(self.then[kind] + self.flat._digit(kind, value, move))
+        rename = self.flat.rename_of(state)
+        out = [self.heads[block][0] + self._digit(kinds[0], move, 0, rename)]
+        for k, kind in enumerate(kinds[1:], 1):
+            out.append(self.then[kind] + self._digit(kind, move, k, rename))
         return out
+
+    def _digit(self, kind: str, move: Move, i: int, rename: dict | None) -> int:
+        """The number of argument ``i`` of ``move`` in its block (a card by ``rename`` where cards look
+        alike)."""
+        if rename is not None and kind == T.CARD:
+            return self.flat.card_as(rename, move, i)
+        return self.flat._digit(kind, move.args[i], move)
 
     # ---- words
 
@@ -297,6 +345,7 @@ class StepCodec:
         out[block] = 1.0
         at = len(self.heads)
         for j, (kind, value) in enumerate(zip(kinds, chosen)):
-            out[at + self.flat._digit(kind, value, Move(name, chosen))] = 1.0
+            digit = self.flat._digit(kind, value, Move(name, chosen))
+            out[at + (self.flat.look(digit) if kind == T.CARD else digit)] = 1.0  # a card as it looks
             at += self.pending_widths[j]
         return out
