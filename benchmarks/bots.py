@@ -172,10 +172,11 @@ class OpenSpielIsmcts(Bot):
         state = self.game.new_initial_state()
         # a world the player cannot tell from the real one (others' secret choices drawn again)
         state.become(knowledge.sample(self.rng), knowledge)  # resampled from the same Knowledge
-        codec = state._box.setup.actions
         while True:  # a move of two arguments is taken in steps (ruledsl.adapters.steps): search each
             action = self.bot.step(state)
-            move = codec.decode(action, state.pending)
+            # the move (or the next step) the action makes in this state: of cards that look alike,
+            # the copy the list names (decode alone would give the copy the number stands for)
+            move = state._box.legal()[1][action]
             if not isinstance(move, tuple):
                 return move
             state.apply_action(action)

@@ -50,6 +50,25 @@ def test_the_openspiel_seat_takes_a_two_argument_move_in_its_steps(tmp_path):
         state.apply(move)
 
 
+def test_the_openspiel_seat_plays_the_copy_of_a_card_its_hand_holds():
+    """Trolley Car has two copies of every card, and an action names a card by where the list names
+    it, not by the copy: the seat's move is the legal move of its hand, never the other copy."""
+    path = "games/trolley_car.rules"
+    params = {"single_round": True}
+    game = ruledsl.load(path, params=params)
+    seat = bench.OpenSpielIsmcts(path, params, 2, 0.002, seed=1)
+    state = game.new_game(2, 3)
+    second_copies = 0
+    for _ in range(40):
+        player = state.current_player
+        legal = state.legal_moves()
+        move = seat.choose(None, legal, Knowledge(state, player))
+        assert move in legal
+        second_copies += any(type(a) is int and a >= 52 for a in move.args)  # the second deck's ids
+        state.apply(move)
+    assert second_copies > 0  # some moves were of a card of the second deck
+
+
 def test_saved_rows_add_runs_at_different_starts_and_drop_a_half_pair(tmp_path):
     def row(start, games, wins, decisions, cpu):
         return {"short": "uno", "rules": "games/uno.rules", "bot": "ismcts", "opponent": "greedy",
