@@ -159,3 +159,43 @@ def test_two_worlds_that_look_the_same_to_the_player_list_the_same_actions():
         else:
             seen[key] = (world.legal_actions(), drawn)
     assert copies > 0  # some worlds drew the other copy of a card
+
+
+def test_a_set_being_built_is_part_of_its_builders_information_state():
+    """Tramwaje builds sets of cards card by card (`add(c)`, then `done`), and `State.view` does not show
+    the cards added so far: without them two sets begun with different cards looked the same to their
+    builder but listed different cards to add, and ISMCTSBot met an action it never listed. The builder's
+    information state and observation say the set so far; the other player's do not."""
+    game = load_game("games/tramwaje.rules", players=2)
+    state = game.new_initial_state()
+    state.apply_action(2)
+    while True:  # to a set with at least two cards that may begin it
+        player = state.current_player()
+        adds = [a for a in state.legal_actions() if state.action_to_string(player, a).startswith("add(")]
+        if len(adds) >= 2:
+            break
+        state.apply_action(state.legal_actions()[0])
+    one, other = state.clone(), state.clone()
+    one.apply_action(adds[0])
+    other.apply_action(adds[1])
+    assert one.current_player() == other.current_player() == player  # still building
+    assert one.information_state_string(player) != other.information_state_string(player)
+    assert one.observation_string(player) != other.observation_string(player)
+    assert "set so far: " in one.information_state_string(player)
+    rival = 1 - player
+    assert one.information_state_string(rival) == other.information_state_string(rival)
+    assert "set so far" not in one.information_state_string(rival)
+
+
+def test_openspiel_ismcts_bot_plays_tramwaje_with_its_sets():
+    game = load_game("games/tramwaje.rules", players=2)
+    sampler = pyspiel.UniformProbabilitySampler(2, 0.0, 1.0)
+    state = game.new_initial_state()
+    state.apply_action(2)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(2)), 1.0, 6,
+                           random_state=np.random.RandomState(2))
+    bot.set_resampler(lambda st, player: st.resample_from_infostate(player, sampler))
+    for _ in range(40):  # decisions of a set among them (it stopped at the 15th before)
+        action = bot.step(state) if state.current_player() == 0 else state.legal_actions()[0]
+        assert action in state.legal_actions()
+        state.apply_action(action)

@@ -36,6 +36,7 @@ import numpy as np
 import pyspiel
 
 from ..engine.moves import Move
+from ..engine.table import set_in_progress
 from ..engine.worlds import Knowledge
 from ..language.errors import IllegalMove, ParameterError
 from .encode import (
@@ -326,6 +327,9 @@ class RuledslState(pyspiel.State):
         lines = self._box.recall()[0][player]
         if self._box.pending and player == self.inner.actor:
             lines = lines + [f"chosen so far: {self._box.setup.actions.pending_text(self._box.pending)}"]
+        built = set_so_far(self.inner, player)
+        if built:
+            lines = lines + [f"set so far: {built}"]
         return "\n".join(lines)
 
     def information_state_vector(self, player: int) -> np.ndarray:
@@ -443,7 +447,20 @@ class _Observer:
         view = inner.view(player) if self.part == "all" else view_part(inner, player, self.part)
         if state.pending and player == inner.actor and self.part != "public":
             view = dict(view, chosen_so_far=self.setup.actions.pending_text(state.pending))
+        built = set_so_far(inner, player) if self.part != "public" else None
+        if built:
+            view = dict(view, set_so_far=built)
         return ObservationCodec.text(view)
+
+
+def set_so_far(inner, player: int) -> str | None:
+    """The set of cards ``player`` is building, in words (``strike(9♦, 6♠)``), or None. Only its builder
+    knows it, and ``State.view`` does not show it (the table does: engine/table.py); without it two
+    sets begun differently would look the same to their builder and list different cards to add."""
+    if player != inner.actor:
+        return None
+    built = set_in_progress(inner)
+    return None if built is None else f"{built['move']}({', '.join(built['cards'])})"
 
 
 def view_part(inner, player: int, part: str) -> dict:
