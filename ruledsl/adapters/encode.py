@@ -231,13 +231,7 @@ class ActionCodec:
             return last[1], last[2]
         if self._alike is not None:  # cards that look alike: numbered by the whole list, not per move
             return self._legal_alike(state, legal)
-        choice = state.choice
-        if len(self._kept) > KEPT_MOVES:  # moves made afresh each time (not shared): start again
-            self._ids.clear()
-            self._kept.clear()
-        memo = self._ids.get(choice)
-        if memo is None:
-            memo = self._ids[choice] = {}
+        memo = self._memo(state.choice)
         get = memo.get
         moves = {}
         ids = []
@@ -253,16 +247,21 @@ class ActionCodec:
         self._last = (legal, actions, moves, None)
         return actions, moves
 
+    def _memo(self, choice: int) -> dict:
+        """{id(move): what legal keeps of it} for decision ``choice``."""
+        if len(self._kept) > KEPT_MOVES:  # moves made afresh each time (not shared): start again
+            self._ids.clear()
+            self._kept.clear()
+        memo = self._ids.get(choice)
+        if memo is None:
+            memo = self._ids[choice] = {}
+        return memo
+
     def _legal_alike(self, state, legal) -> tuple:
         """``legal`` where cards look alike: each move's number with every card as the first of its
         look-alikes is kept per decision; a list that names two copies of one card in one argument
         (two moves with one number) is numbered again by its :meth:`renaming`."""
-        if len(self._kept) > KEPT_MOVES:
-            self._ids.clear()
-            self._kept.clear()
-        memo = self._ids.get(state.choice)
-        if memo is None:
-            memo = self._ids[state.choice] = {}
+        memo = self._memo(state.choice)
         moves = {}
         rename: dict = {}
         for m in legal:

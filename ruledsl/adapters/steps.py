@@ -145,11 +145,7 @@ class StepCodec:
 
     def _first(self, state, legal) -> tuple:
         """``first`` for a list with a move not met before: its head worked out and kept."""
-        if len(self._kept) > KEPT_MOVES:  # moves made afresh each time (not shared): start again
-            for memo in self._heads:
-                memo.clear()
-            self._kept.clear()
-        memo = self._heads[state.choice]
+        memo = self._memo(state.choice)
         get = memo.get
         out = {}
         for m in legal:
@@ -160,16 +156,20 @@ class StepCodec:
             out[head[0]] = head[1]
         return tuple(sorted(out)), out
 
+    def _memo(self, choice: int) -> dict:
+        """{id(move): its head} for decision ``choice``."""
+        if len(self._kept) > KEPT_MOVES:  # moves made afresh each time (not shared): start again
+            for memo in self._heads:
+                memo.clear()
+            self._kept.clear()
+        return self._heads[choice]
+
     def _leads_alike(self, state, legal) -> dict:
         """``leads`` where cards look alike: a move's head with every card as the first of its
         look-alikes is kept per decision, with its first card where that card has look-alikes. The
         first card a list names under a head keeps it; another copy of that card takes the next
         copy's head (the numbering of :meth:`ActionCodec.renaming`, worked out as the list goes)."""
-        if len(self._kept) > KEPT_MOVES:
-            for memo in self._heads:
-                memo.clear()
-            self._kept.clear()
-        memo = self._heads[state.choice]
+        memo = self._memo(state.choice)
         out = {}
         cards = {}  # head -> the first card the list named under it
         more = None  # for further copies: head -> copies given, (head, card) -> its head
@@ -177,8 +177,8 @@ class StepCodec:
             head = memo.get(id(m))
             if head is None:
                 action, lead = self._head(state, m, {})
-                kinds = self.flat.kinds_of(state, m)
-                card = m.args[0] if kinds and kinds[0] == T.CARD and len(self.flat._alike[m.args[0]]) > 1 else None
+                card = m.args[0] if 0 in self.flat._places(state, m) and len(self.flat._alike[m.args[0]]) > 1 \
+                    else None
                 head = memo[id(m)] = (action, lead, card)
                 self._kept.append(m)
             action, lead, card = head
