@@ -13,10 +13,19 @@ import pytest
 
 import ruledsl
 from ruledsl.compiler import codecache, compiler
+from ruledsl.engine.load import forget
 from ruledsl.language import diskcache
 from ruledsl.language import parse as P
 
 TROLLEY = "games/trolley_car.rules"
+
+
+@pytest.fixture(autouse=True)
+def _compiled_afresh():
+    """Each test's loads go through the disk caches, not a program another test kept in memory."""
+    forget()
+    yield
+    forget()
 
 
 def _trees(tmp_path):

@@ -87,7 +87,8 @@ def test_a_declared_invariant_that_a_rule_breaks():
         assert broken is None or broken.check != "invariant hand_limit"
 
 
-def test_a_card_that_vanishes():
+def test_a_card_that_vanishes(monkeypatch):
+    monkeypatch.setenv("RULEDSL_CACHE_DIR", "")  # a program of its own, not one kept for other loads
     game = ruledsl.load(TROLLEY, params=ONE_ROUND)
     code = game.program.code
     deck = next(z.zid for z in game.program.zones if z.name == "deck")

@@ -5,12 +5,22 @@ and ``extends`` followed (:mod:`ruledsl.language`), checked into a Model
 (:mod:`ruledsl.checker`), compiled into a Program (:mod:`ruledsl.compiler`)
 and wrapped as a Game, the factory of states. ``ruledsl.load`` and
 ``ruledsl.loads`` are these two functions.
+
+The programs compiled last are kept in the process (:data:`KEPT` of them), under the text of
+every file the rules read and the parameters: loading the same rules again (a second ``load`` of
+a file, the desk's reloads, a test suite's many loads of one game) checks nothing and compiles
+nothing, and its games share the generated code already built. A changed file, an included file
+changed, other parameters are another key. ``RULEDSL_CACHE_DIR=""`` (every cache off) keeps
+nothing here either; :func:`forget` empties it (for a test that changes the compiler).
 """
 
 from __future__ import annotations
 
 from ..checker.check import check
 from ..compiler.compiler import compile_model
+from collections import OrderedDict
+
+from ..language import diskcache
 from ..language.assemble import assemble
 from ..language.errors import Diagnostic, ParameterError, RulesError, Span, read_source
 from .game import Game
@@ -24,15 +34,48 @@ def loads(text: str, filename: str = "<rules>", params: dict | None = None) -> G
     if params is not None and not isinstance(params, dict):
         raise ParameterError(f"params must be a dict of parameter names and values, not {type(params).__name__}")
     try:
-        model = check(assemble(text.removeprefix("\ufeff"), str(filename)), params)
+        assembly = assemble(text.removeprefix("\ufeff"), str(filename))
+        key = _key(assembly, str(filename), params)
+        if key in _kept:
+            _kept.move_to_end(key)
+            program, programs = _kept[key]
+            return Game(program, dict(programs) if programs else None)
+        model = check(assembly, params)
         if not model.by_players:
-            return Game(compile_model(model))
-        # a size that depends on the player count: each count has its own card universe and table
-        programs = {n: compile_model(model.for_players(n)) for n in range(model.min_players, model.max_players + 1)}
-        return Game(programs[model.min_players], programs)
+            program, programs = compile_model(model), None
+        else:  # a size that depends on the player count: each count has its own card universe and table
+            programs = {n: compile_model(model.for_players(n)) for n in range(model.min_players, model.max_players + 1)}
+            program = programs[model.min_players]
+        if key is not None:
+            _kept[key] = (program, programs)
+            while len(_kept) > KEPT:
+                _kept.popitem(last=False)
+        return Game(program, dict(programs) if programs else None)
     except RecursionError:  # a last fence: the parse tree's depth is limited (language/sizes.py) well before this
         raise RulesError([Diagnostic("E216", "the rules nest too deeply for ruledsl to read them",
                                      Span(str(filename)), "give parts of long expressions names with `define`")]) from None
+
+
+KEPT = 8  # rules compiled last, kept in the process
+_kept: OrderedDict = OrderedDict()  # key (_key) -> (program, programs by player count or None)
+
+
+def _key(assembly, filename: str, params) -> tuple | None:
+    """What a compiled program depends on: every file's text, the file's name (in messages) and the
+    parameters; None (not kept) when caching is off or a parameter value cannot be a key."""
+    if diskcache.cache_dir() is None:
+        return None
+    try:  # a value's type too: 1, 1.0 and True are equal keys, not equal parameters
+        chosen = tuple(sorted((name, type(value).__name__, value) for name, value in (params or {}).items()))
+        hash(chosen)
+    except TypeError:
+        return None
+    return filename, tuple(sorted(assembly.texts.items())), chosen
+
+
+def forget() -> None:
+    """Drop every program kept in the process: the next load of any rules compiles them again."""
+    _kept.clear()
 
 
 def load(path, params: dict | None = None) -> Game:

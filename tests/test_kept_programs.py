@@ -1,0 +1,131 @@
+"""Rules loaded again in the same process are not checked nor compiled again (engine/load.py keeps
+the programs compiled last), and what is kept is only ever used for exactly the same texts and
+parameters. No timing is looked at."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ruledsl
+from ruledsl import ParameterError
+from ruledsl.engine import load as load_module
+
+TROLLEY = "games/trolley_car.rules"
+
+BASE = """\
+game "Kept"
+players 2..2
+include "points.rules"
+param goal = 3 in 1..9 "points to win"
+var points[player]: int = 0
+flow {
+  turns from 0 until any(each p in players where points[p] >= goal) {
+    choose turn by current {
+      move step { points[current] += gain }
+    }
+  }
+}
+define score(p) = points[p]
+winner(p): highest score(p)
+"""
+
+
+@pytest.fixture(autouse=True)
+def _kept_empty(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEDSL_CACHE_DIR", str(tmp_path / "cache"))
+    load_module.forget()
+    yield
+    load_module.forget()
+
+
+def _no_compiling(monkeypatch):
+    def refuse(*args, **kwargs):
+        pytest.fail("compiled again")
+
+    monkeypatch.setattr(load_module, "compile_model", refuse)
+    monkeypatch.setattr(load_module, "check", refuse)
+
+
+def _moves_to_end(game, players, seed):
+    state, rng, seen = game.new_game(players, seed), random.Random(seed), []
+    while not state.is_over:
+        moves = state.legal_moves()
+        seen.append((state.to_json(), [str(m) for m in moves]))
+        state.apply(rng.choice(moves))
+    seen.append(state.to_json())
+    return seen
+
+
+def test_a_second_load_of_the_same_file_shares_its_program_and_compiles_nothing(monkeypatch):
+    first = ruledsl.load(TROLLEY)
+    first.new_game(3)
+    _no_compiling(monkeypatch)
+    second = ruledsl.load(TROLLEY)
+    assert second is not first and second.program is first.program
+    assert second.program.flow is not None  # the generated code built by the first game's new_game
+
+
+def test_a_kept_program_plays_as_one_compiled_afresh(monkeypatch):
+    kept = ruledsl.load(TROLLEY)
+    again = ruledsl.load(TROLLEY)
+    assert again.program is kept.program
+    monkeypatch.setenv("RULEDSL_CACHE_DIR", "")  # every cache off: compiled afresh
+    fresh = ruledsl.load(TROLLEY)
+    assert fresh.program is not kept.program
+    for seed in (1, 2):
+        assert _moves_to_end(again, 4, seed) == _moves_to_end(fresh, 4, seed)
+
+
+def test_a_changed_included_file_is_compiled_again(tmp_path):
+    (tmp_path / "points.rules").write_text("define gain = 1\n", encoding="utf-8")
+    (tmp_path / "kept.rules").write_text(BASE, encoding="utf-8")
+    one = ruledsl.load(tmp_path / "kept.rules")
+    assert ruledsl.load(tmp_path / "kept.rules").program is one.program
+    (tmp_path / "points.rules").write_text("define gain = 2\n", encoding="utf-8")
+    two = ruledsl.load(tmp_path / "kept.rules")
+    assert two.program is not one.program
+    for game, gain in ((one, 1), (two, 2)):
+        state = game.new_game()
+        state.apply(state.legal_moves()[0])
+        assert state.view(0)["vars"]["points[0]"] == gain
+
+
+def test_other_parameters_or_another_name_are_other_programs():
+    default = ruledsl.load(TROLLEY)
+    assert ruledsl.load(TROLLEY, {"hand_size": 15}).program is not default.program
+    short = ruledsl.load(TROLLEY, {"hand_size": 5})
+    assert short.program is not default.program
+    assert ruledsl.load(TROLLEY, {"hand_size": 5}).program is short.program
+    text = open(TROLLEY, encoding="utf-8").read()
+    assert ruledsl.loads(text, "elsewhere.rules").program is not default.program
+
+
+def test_an_equal_value_of_another_type_is_checked_as_given():
+    ruledsl.load(TROLLEY, {"single_round": True})
+    with pytest.raises(ParameterError):
+        ruledsl.load(TROLLEY, {"single_round": 1})
+    ruledsl.load(TROLLEY, {"hand_size": 5})
+    with pytest.raises(ParameterError):
+        ruledsl.load(TROLLEY, {"hand_size": 5.0})
+
+
+def test_only_the_programs_compiled_last_are_kept(monkeypatch):
+    first = ruledsl.load(TROLLEY, {"hand_size": 1})
+    for size in range(2, load_module.KEPT + 2):
+        ruledsl.load(TROLLEY, {"hand_size": size})
+    assert len(load_module._kept) == load_module.KEPT
+    assert ruledsl.load(TROLLEY, {"hand_size": 1}).program is not first.program  # pushed out
+    _no_compiling(monkeypatch)
+    assert ruledsl.load(TROLLEY, {"hand_size": 1}).program is not None  # kept again
+
+
+def test_a_broken_file_keeps_nothing(tmp_path):
+    broken = tmp_path / "broken.rules"
+    broken.write_text(BASE.replace("points[current] += gain", "points[current] += nothing_here"), encoding="utf-8")
+    (tmp_path / "points.rules").write_text("define gain = 1\n", encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(ruledsl.RulesError):
+            ruledsl.load(broken)
+    assert not load_module._kept
