@@ -327,3 +327,42 @@ def test_the_public_and_private_parts_of_a_view_add_up_to_the_view():
     for name, cards in whole["zones"].items():
         merged = [p if p != "?" else q for p, q in zip(public["zones"][name], private["zones"][name])]
         assert merged == cards, name
+
+
+@pytest.mark.parametrize("mask_in_infos", [False, True])
+def test_pettingzoo_shows_a_set_being_built_to_its_builder_only(mask_in_infos):
+    """Tramwaje builds sets of cards card by card: the builder's observation holds the cards added so
+    far (counted by face, after the move chosen so far) and its infos say them in words (with the
+    legal moves' words, `describe_moves`); the other
+    agent's observation is the same whichever card was added. Rules without sets keep no such part."""
+    e = env(ROOT / "games" / "tramwaje.rules", players=2, mask_in_infos=mask_in_infos, describe_moves=True)
+    e.reset(seed=2)
+    while True:  # to a decision of a set with at least two cards to add
+        agent = e.agent_selection
+        legal = np.flatnonzero(e.observe(agent)["action_mask"])
+        adds = [int(a) for a in legal if e.actions.describe(int(a), e.pending).startswith("add(")]
+        if len(adds) >= 2:
+            break
+        e.step(int(legal[0]))
+    rival = next(a for a in e.agents if a != agent)
+    codec = e.observations
+    start = codec.size + e.actions.pending_size
+    before = e.observe(agent)["observation"][start:].copy()
+    seen = []
+    for added in adds[:2]:
+        saved = (e.game_state.clone(), e.pending)
+        e.step(added)
+        assert e.agent_selection == agent  # still building
+        label = re.match(r"add\((.+?)\)", e.actions.describe(added, saved[1])).group(1)
+        grown = e.observe(agent)["observation"][start:] - before
+        assert grown[codec.face_index[label]] > 0 and np.count_nonzero(grown) == 1
+        assert label in e.infos[agent]["set_so_far"]
+        seen.append((e.observe(agent)["observation"].copy(), e.observe(rival)["observation"].copy()))
+        e.game_state, e.pending = saved
+        e.agent_selection = agent
+    assert not np.array_equal(seen[0][0], seen[1][0])
+    assert np.array_equal(seen[0][1], seen[1][1])
+    plain = env(ROOT / "games" / "trolley_car.rules", players=2)
+    assert plain.observations.set_size == 0
+    assert plain.observation_space("player_0")["observation"].shape == (plain.observations.size
+                                                                         + plain.actions.pending_size,)

@@ -3,6 +3,8 @@ the worlds ruledsl's ismcts samples (docs/integrations.md, docs/bots.md)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 np = pytest.importorskip("numpy")
@@ -185,6 +187,23 @@ def test_a_set_being_built_is_part_of_its_builders_information_state():
     rival = 1 - player
     assert one.information_state_string(rival) == other.information_state_string(rival)
     assert "set so far" not in one.information_state_string(rival)
+    # the tensors too: an agent that reads numbers sees its own set, and nobody else's
+    for tensor in ("observation_tensor", "information_state_tensor"):
+        mine = [np.asarray(getattr(s, tensor)(player)) for s in (one, other)]
+        theirs = [np.asarray(getattr(s, tensor)(rival)) for s in (one, other)]
+        assert len(mine[0]) == getattr(game, f"{tensor}_size")()
+        assert not np.array_equal(*mine)
+        assert np.array_equal(*theirs)
+    codec = game.setup.observations
+    start = codec.size + game.setup.actions.pending_size  # the set's part: one value per face
+
+    def set_part(s):
+        return np.asarray(s.observation_tensor(player))[start:start + codec.set_size]
+
+    for s, added in ((one, adds[0]), (other, adds[1])):
+        label = re.match(r"add\((.+?)\)", state.action_to_string(player, added)).group(1)  # add(4♣) [...]
+        grown = set_part(s) - set_part(state)
+        assert grown[codec.face_index[label]] > 0 and np.count_nonzero(grown) == 1
 
 
 def test_openspiel_ismcts_bot_plays_tramwaje_with_its_sets():

@@ -45,6 +45,7 @@ import numpy as np
 
 from ..checker import types as T
 from ..engine.moves import Move
+from ..engine.table import set_choices, set_so_far
 from ..language.errors import ParameterError, RuledslError
 
 DEFAULT_INT_VALUES = 64
@@ -355,6 +356,9 @@ class ObservationCodec:
         self.header_offset = size
         size += 2 * players + len(self.decisions) + 1
         self.size = size
+        # a set of cards being built (set_labels): one value per face, in rules that build sets
+        self.set_choices = set_choices(program)
+        self.set_size = F if self.set_choices else 0
         self._enum_index = {}
         for values in program.enums.values():
             for i, v in enumerate(values):
@@ -405,6 +409,30 @@ class ObservationCodec:
             out[h + 2 * self.players + self.decisions.index(view["decision"])] = 1.0
         out[-1] = 1.0 if view["over"] else 0.0
         return out
+
+    def set_labels(self, state, player: int) -> tuple | None:
+        """``(move, labels of the cards added so far)`` of the set of cards ``player`` is building, or
+        None. Only its builder knows it, and ``State.view`` does not show it (the table does:
+        engine/table.py); without it two sets begun differently would look the same to their builder
+        while listing different cards to add."""
+        if state.choice not in self.set_choices or player != state.actor or state.over:
+            return None
+        return set_so_far(state)
+
+    def set_vector(self, built: tuple | None) -> np.ndarray:
+        """The cards of a set being built (:meth:`set_labels`) counted by face, as a zone's are; all
+        zero when no set is (and empty in rules that build none)."""
+        out = np.zeros(self.set_size, np.float32)
+        if built:
+            for label in built[1]:
+                k = self.face_index[label]
+                out[k] += self._per_face[k]
+        return out
+
+    @staticmethod
+    def set_text(built: tuple | None) -> str | None:
+        """A set being built in words, ``strike(9♦, 6♠)``, or None."""
+        return None if built is None else f"{built[0]}({', '.join(built[1])})"
 
     def _scalar(self, v) -> tuple[float, float]:
         """(shown?, value). Raw: a number (a seat too) as itself, a card by its face's number from 1,

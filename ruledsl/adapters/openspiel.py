@@ -36,7 +36,6 @@ import numpy as np
 import pyspiel
 
 from ..engine.moves import Move
-from ..engine.table import set_in_progress
 from ..engine.worlds import Knowledge
 from ..language.errors import IllegalMove, ParameterError
 from .encode import (
@@ -102,7 +101,7 @@ class _Setup:
         self.actions = StepCodec(program, self.players, steps=self.action_mode == "steps")
         self.observations = ObservationCodec(program, self.players, normalise=not self.raw)
         self.history = HistoryCodec(program, self.players)
-        self.observation_size = self.observations.size + self.actions.pending_size
+        self.observation_size = self.observations.size + self.actions.pending_size + self.observations.set_size
 
 
 _SETUPS: dict = {}
@@ -327,9 +326,9 @@ class RuledslState(pyspiel.State):
         lines = self._box.recall()[0][player]
         if self._box.pending and player == self.inner.actor:
             lines = lines + [f"chosen so far: {self._box.setup.actions.pending_text(self._box.pending)}"]
-        built = set_so_far(self.inner, player)
+        built = self._box.setup.observations.set_labels(self.inner, player)
         if built:
-            lines = lines + [f"set so far: {built}"]
+            lines = lines + [f"set so far: {ObservationCodec.set_text(built)}"]
         return "\n".join(lines)
 
     def information_state_vector(self, player: int) -> np.ndarray:
@@ -410,14 +409,18 @@ def _unbox(params, text, pending=NONE) -> _Box:
 
 def observation_vector(state: RuledslState, player: int, part: str = "all") -> np.ndarray:
     """``player``'s observation tensor: their view (or its public or private part) encoded, then
-    what they have chosen so far of a move in steps (zero for the others and for the public part)."""
+    what they have chosen so far of a move in steps, then the cards of a set of cards they are
+    building (both zero for the others and for the public part)."""
     g = state._box.setup
     inner = state.inner
     if inner is None:
         return np.zeros(g.observation_size, np.float32)
     view = inner.view(player) if part == "all" else view_part(inner, player, part)
-    pending = state._box.pending if player == inner.actor and part != "public" else NONE
-    return np.concatenate([g.observations.encode(view), g.actions.pending_vector(pending)])
+    mine = player == inner.actor and part != "public"
+    pending = state._box.pending if mine else NONE
+    built = g.observations.set_labels(inner, player) if mine else None
+    return np.concatenate([g.observations.encode(view), g.actions.pending_vector(pending),
+                           g.observations.set_vector(built)])
 
 
 class _Observer:
@@ -447,20 +450,10 @@ class _Observer:
         view = inner.view(player) if self.part == "all" else view_part(inner, player, self.part)
         if state.pending and player == inner.actor and self.part != "public":
             view = dict(view, chosen_so_far=self.setup.actions.pending_text(state.pending))
-        built = set_so_far(inner, player) if self.part != "public" else None
+        built = self.setup.observations.set_labels(inner, player) if self.part != "public" else None
         if built:
-            view = dict(view, set_so_far=built)
+            view = dict(view, set_so_far=ObservationCodec.set_text(built))
         return ObservationCodec.text(view)
-
-
-def set_so_far(inner, player: int) -> str | None:
-    """The set of cards ``player`` is building, in words (``strike(9♦, 6♠)``), or None. Only its builder
-    knows it, and ``State.view`` does not show it (the table does: engine/table.py); without it two
-    sets begun differently would look the same to their builder and list different cards to add."""
-    if player != inner.actor:
-        return None
-    built = set_in_progress(inner)
-    return None if built is None else f"{built['move']}({', '.join(built['cards'])})"
 
 
 def view_part(inner, player: int, part: str) -> dict:

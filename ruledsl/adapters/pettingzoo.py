@@ -10,7 +10,8 @@
 - Observations: ``{"observation": ..., "action_mask": ...}``, the observation
   being :class:`ruledsl.encode.ObservationCodec` of ``State.view(agent)``
   (values in [0, 1]; ``raw=True`` keeps counts raw), then what the agent has
-  chosen so far of a move in steps.
+  chosen so far of a move in steps, then (in rules that build sets of cards)
+  the cards of the set it is building, counted by face.
 - Rewards: 0 until the game ends, then +1 for a win, -1 for a loss, 0 for a
   shared win (:func:`ruledsl.encode.outcome`); ``returns="score"`` gives the
   rules' scores instead, negated where the lowest score wins. A game stopped
@@ -19,8 +20,10 @@
   draws one from the environment's own generator.
 - ``infos[agent]``: ``"chosen_so_far"`` while the agent chooses a move in steps;
   with ``describe_moves=True`` also ``"legal_moves"``, the deciding agent's legal
-  moves in words (``State.describe``), written at every step (which costs about a
-  fifth of a step, so it is asked for, not given); with ``mask_in_infos=True``
+  moves in words (``State.describe``) and, while it builds a set of cards,
+  ``"set_so_far"`` (``strike(9♦, 6♠)``; the observation holds it as numbers),
+  written at every step (which costs about a fifth of a step, so it is asked
+  for, not given); with ``mask_in_infos=True``
   also ``"action_mask"``, the deciding agent's action mask (the one ``observe``
   gives), so that ``last(observe=False)`` is enough to decide. An agent who is
   not deciding has none of these.
@@ -73,7 +76,7 @@ class RuledslEnv(AECEnv):
         self.actions = StepCodec(game.program_for(self.players), self.players, steps=actions == "steps")
         self.observations = ObservationCodec(game.program_for(self.players), self.players, normalise=not raw)
         self.pending = NONE  # what the selected agent has chosen so far of a move taken in steps
-        size = self.observations.size + self.actions.pending_size
+        size = self.observations.size + self.actions.pending_size + self.observations.set_size
         low, high = (-np.inf, np.inf) if raw else (0.0, 1.0)
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
@@ -130,6 +133,10 @@ class RuledslEnv(AECEnv):
             info["action_mask"] = self._mask(self._legal()[0])
         if self.pending:
             info["chosen_so_far"] = self.actions.pending_text(self.pending)
+        if self.describe_moves and s.choice in self.observations.set_choices:  # words, when asked for
+            built = self.observations.set_labels(s, s.actor)
+            if built is not None:
+                info["set_so_far"] = self.observations.set_text(built)
         return info
 
     def _mask(self, ids) -> np.ndarray:
@@ -198,8 +205,10 @@ class RuledslEnv(AECEnv):
         s = self.game_state
         deciding = not s.is_over and s.current_player == player
         mask = self._mask(self._legal()[0] if deciding else ())
-        observation = np.concatenate([self.observations.encode(s.view(player)),
-                                      self.actions.pending_vector(self.pending if deciding else NONE)])
+        codec = self.observations
+        observation = np.concatenate([codec.encode(s.view(player)),
+                                      self.actions.pending_vector(self.pending if deciding else NONE),
+                                      codec.set_vector(codec.set_labels(s, player) if deciding else None)])
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action):

@@ -102,15 +102,32 @@ def set_in_progress(state) -> dict | None:
         return None
     slot, condition = found
     L = list(state.locals)
-    cards = L[slot] if slot is not None and slot < len(L) else None
-    labels = state.program.card_labels
-    out = {"move": state.decision, "cards": [labels[c] for c in cards or ()], "condition": None}
+    out = {"move": state.decision, "cards": _labels(state, slot), "condition": None}
     if condition is not None:
         try:
             out["condition"] = condition(state, L)
         except Exception:  # a condition that needs more than the set (a procedure's argument): left out
             out["condition"] = None
     return out
+
+
+def set_so_far(state) -> tuple | None:
+    """``(move, labels of the cards chosen so far)`` of the set ``state``'s actor is building, or None:
+    :func:`set_in_progress` without the condition (which runs a rule), for a caller at every step."""
+    found = _set_of(state.program, state.choice) if building(state) else None
+    return None if found is None else (state.decision, _labels(state, found[0]))
+
+
+def _labels(state, slot) -> list:
+    cards = state.locals[slot] if slot is not None and slot < len(state.locals) else None
+    labels = state.program.card_labels
+    return [labels[c] for c in cards or ()]
+
+
+def set_choices(program) -> frozenset:
+    """The decisions (by number) at which a set of cards is built step by step, as
+    :func:`set_in_progress` can show it: a codec that holds the set so far sizes itself by it."""
+    return frozenset(cid for cid in range(len(program.choices)) if _set_of(program, cid) is not None)
 
 
 def _set_of(program, cid: int):
