@@ -64,8 +64,21 @@ def test_openspiel_state_agrees_with_the_plain_path(name, params):
             before = st.inner.to_json(), st.pending
             with pytest.raises(IllegalMove):
                 st.apply_action(illegal)
+            with pytest.raises(IllegalMove):
+                st.move_of(illegal)
             assert (st.inner.to_json(), st.pending) == before
-            st.apply_action(rng.choice(actions))
+            action = rng.choice(actions)
+            made = st.move_of(action)  # a legal move of this very list (its copy of a card), or a step of one
+            legal = st.inner.legal_moves()
+            if isinstance(made, tuple):
+                assert made[1] and any(m.name == codec.flat.blocks[made[0]][0] and m.args[:len(made[1])] == made[1]
+                                       for m in legal)
+            else:
+                assert any(m is made for m in st.inner._legal)
+                moves_before = len(st.inner.moves)
+            st.apply_action(action)
+            if not isinstance(made, tuple):
+                assert st.inner.moves[moves_before] == made
 
 
 def test_pettingzoo_env_agrees_with_the_plain_path():

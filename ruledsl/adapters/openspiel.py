@@ -227,28 +227,37 @@ class RuledslState(pyspiel.State):
         n = self._rules_game.seeds
         return [(i, 1.0 / n) for i in range(n)]
 
-    def _apply_action(self, action):
+    def move_of(self, action: int):
+        """What the legal ``action`` does now: the ruledsl ``Move`` it makes (of cards that look alike,
+        the copy the list of legal moves names, which may not be the copy ``decode`` would give), or,
+        for one more argument of a move taken in steps, the new ``pending`` (a tuple).
+        IllegalMove if it is not legal now; a chance node has no moves."""
         box = self._box
         inner = box.state
         if inner is None:
-            g = box.setup
-            box.state = g.rules.new_game(g.players, seed=int(action))
-            return
+            raise IllegalMove(f"seed {action}", "the chance node chooses a seed, not a move", [])
         answer = box.answer
         if answer[0] is inner._legal and answer[1] is box.pending:  # by action id, worked out once per state
             leads = answer[3]
         else:
             leads = box.legal()[1]
         if action in leads:
-            move = leads[action]
-        else:
-            words = box.setup.actions.describe(action, box.pending)
-            raise IllegalMove(words, f"action {action} is not legal now", inner.legal_moves())
+            return leads[action]
+        words = box.setup.actions.describe(action, box.pending)
+        raise IllegalMove(words, f"action {action} is not legal now", inner.legal_moves())
+
+    def _apply_action(self, action):
+        box = self._box
+        if box.state is None:
+            g = box.setup
+            box.state = g.rules.new_game(g.players, seed=int(action))
+            return
+        move = self.move_of(action)
         if move.__class__ is tuple:  # one more argument of a move taken in steps
             box.pending = move
             return
         box.pending = NONE
-        inner._apply(move)  # a move the adapter listed: made without checking it again
+        box.state._apply(move)  # a move the adapter listed: made without checking it again
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
