@@ -161,10 +161,11 @@ class OpenSpielIsmcts(Bot):
                 return self.get_final_policy(state, root)
 
         # Keyed by the observation: the adapter's information state replays from a seed a world has not.
-        # An observation does not tell the whole history, so one key may meet different legal actions in
-        # different worlds: OpenSpiel's option for that is allow_inconsistent_action_sets.
+        # Two worlds with the same observation list the same legal actions (look-alike cards are numbered
+        # alike, a set being built is in its builder's observation), so OpenSpiel's default holds:
+        # allow_inconsistent_action_sets=False, which raises where they would differ.
         self.bot = Timed(self.game, evaluator, 1.0, 1, random_state=rng, use_observation_string=True,
-                         allow_inconsistent_action_sets=True)
+                         allow_inconsistent_action_sets=False)
 
     def choose(self, view, legal, knowledge):
         if len(legal) == 1:
@@ -176,7 +177,7 @@ class OpenSpielIsmcts(Bot):
             action = self.bot.step(state)
             # the move (or the next step) the action makes in this state: of cards that look alike,
             # the copy the list names (decode alone would give the copy the number stands for)
-            move = state._box.legal()[1][action]
+            move = state.move_of(action)
             if not isinstance(move, tuple):
                 return move
             state.apply_action(action)
