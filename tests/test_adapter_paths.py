@@ -183,9 +183,9 @@ def test_kept_actions_of_moves_met_before_are_right_in_the_new_state(kept, monke
 
 
 def _env_record(e) -> tuple:
-    """What a PettingZoo user may read of ``e`` after a step, the words of the legal moves and the
-    action mask in the infos left out."""
-    infos = {a: {k: v for k, v in info.items() if k not in ("legal_moves", "action_mask")}
+    """What a PettingZoo user may read of ``e`` after a step, the words of the legal moves and of a set
+    being built and the action mask in the infos left out."""
+    infos = {a: {k: v for k, v in info.items() if k not in ("legal_moves", "set_so_far", "action_mask")}
              for a, info in e.infos.items()}
     return (e.game_state.to_json(), e.pending, e.agent_selection, list(e.agents), dict(e.rewards),
             dict(e._cumulative_rewards), dict(e.terminations), dict(e.truncations), infos)

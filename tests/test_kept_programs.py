@@ -129,3 +129,19 @@ def test_a_broken_file_keeps_nothing(tmp_path):
         with pytest.raises(ruledsl.RulesError):
             ruledsl.load(broken)
     assert not load_module._kept
+
+
+def test_loads_from_several_threads_share_one_kept_program():
+    """The desk's server loads rules from several threads at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def load_and_play(seed):
+        game = ruledsl.load(TROLLEY, {"hand_size": 1 + seed % 3})
+        return game.program, _moves_to_end(game, 2, seed)[-1]
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(load_and_play, range(12)))
+    load_module.forget()
+    for seed, (program, end) in enumerate(results):
+        assert program is results[seed % 3][0]  # one program per parameters
+        assert end == _moves_to_end(ruledsl.load(TROLLEY, {"hand_size": 1 + seed % 3}), 2, seed)[-1]

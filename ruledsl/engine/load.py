@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ..checker.check import check
 from ..compiler.compiler import compile_model
+import threading
 from collections import OrderedDict
 
 from ..language import diskcache
@@ -36,28 +37,36 @@ def loads(text: str, filename: str = "<rules>", params: dict | None = None) -> G
     try:
         assembly = assemble(text.removeprefix("\ufeff"), str(filename))
         key = _key(assembly, str(filename), params)
-        if key in _kept:
-            _kept.move_to_end(key)
-            program, programs = _kept[key]
-            return Game(program, dict(programs) if programs else None)
-        model = check(assembly, params)
-        if not model.by_players:
-            program, programs = compile_model(model), None
-        else:  # a size that depends on the player count: each count has its own card universe and table
-            programs = {n: compile_model(model.for_players(n)) for n in range(model.min_players, model.max_players + 1)}
-            program = programs[model.min_players]
-        if key is not None:
-            _kept[key] = (program, programs)
-            while len(_kept) > KEPT:
-                _kept.popitem(last=False)
+        if key is None:
+            program, programs = _compiled(assembly, params)
+        else:
+            with _lock:  # one compiles while the others wait for it (the desk's server loads from threads)
+                if key in _kept:
+                    _kept.move_to_end(key)
+                else:
+                    _kept[key] = _compiled(assembly, params)
+                    while len(_kept) > KEPT:
+                        _kept.popitem(last=False)
+                program, programs = _kept[key]
         return Game(program, dict(programs) if programs else None)
     except RecursionError:  # a last fence: the parse tree's depth is limited (language/sizes.py) well before this
         raise RulesError([Diagnostic("E216", "the rules nest too deeply for ruledsl to read them",
                                      Span(str(filename)), "give parts of long expressions names with `define`")]) from None
 
 
+def _compiled(assembly, params) -> tuple:
+    """(the program for the fewest players, the programs by player count or None): checked and compiled."""
+    model = check(assembly, params)
+    if not model.by_players:
+        return compile_model(model), None
+    # a size that depends on the player count: each count has its own card universe and table
+    programs = {n: compile_model(model.for_players(n)) for n in range(model.min_players, model.max_players + 1)}
+    return programs[model.min_players], programs
+
+
 KEPT = 8  # rules compiled last, kept in the process
 _kept: OrderedDict = OrderedDict()  # key (_key) -> (program, programs by player count or None)
+_lock = threading.RLock()
 
 
 def _key(assembly, filename: str, params) -> tuple | None:
@@ -75,7 +84,8 @@ def _key(assembly, filename: str, params) -> tuple | None:
 
 def forget() -> None:
     """Drop every program kept in the process: the next load of any rules compiles them again."""
-    _kept.clear()
+    with _lock:
+        _kept.clear()
 
 
 def load(path, params: dict | None = None) -> Game:
