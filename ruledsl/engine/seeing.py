@@ -7,9 +7,15 @@ visibility, the temporary grants and the cards shown, and nothing else.
 
 from __future__ import annotations
 
+import weakref
+
 from ..checker import types as T
 from ..language.errors import ParameterError
 from .moves import Move
+
+# program -> {(players, player): (zones, variables)}: what view() reads, worked out once (_plan)
+_plans: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+PLAIN, HIDDEN, CARD = 0, 1, 2  # how a variable is shown: its value, '?', a card by whether it is seen
 
 
 def _strides(sizes, dims) -> list:
@@ -168,52 +174,47 @@ class Seeing:
             raise ParameterError(f"there is no player {player!r} in a {self.n}-player game")
         p = self.program
         labels = p.card_labels
-        zones = {}
-        shown = self.shown_cards(player) if self.grants else ()
+        zone_plan, var_plan = _plan(p, self.n, player)
+        grants, V = self.grants, self.vars
+        shown = self.shown_cards(player) if grants else ()
         known = self.known_to(player) if self.known else {}
+        plain = not shown and not known  # every card this player does not see is '?'
 
         def face(c):  # a card this player does not see where it lies
             return labels[c] if c in shown else self._hint(c, known[c]) if c in known else "?"
 
-        for z in p.zones:
-            if z.owner is not None and z.owner >= self.n:
-                continue
-            if z.exists is not None and not self.vars[z.exists]:
+        zones = {}
+        for name, zid, places, exists, how in zone_plan:
+            if exists is not None and not V[exists]:
                 continue  # a member of a growing family that is not open
-            how = self.sees(player, z.zid)
-            if z.places:
-                cards = [self.places[q] for q in z.places]
-                zones[z.name] = [None if c < 0 else (labels[c] if how == "all" else face(c)) for c in cards]
+            if grants and how != "all":
+                how = self.sees(player, zid)
+            if places is not None:
+                cards = [self.places[q] for q in places]
+                zones[name] = [None if c < 0 else (labels[c] if how == "all" else face(c)) for c in cards]
                 continue
-            cards = self.zones[z.zid]
+            cards = self.zones[zid]
             if how == "all":
-                zones[z.name] = [labels[c] for c in cards]
+                zones[name] = [labels[c] for c in cards]
             elif how == "top":
-                zones[z.name] = [face(c) for c in cards[:-1]] + [labels[cards[-1]]] if cards else []
+                if cards:
+                    zones[name] = (["?"] * (len(cards) - 1) if plain else [face(c) for c in cards[:-1]]) \
+                        + [labels[cards[-1]]]
+                else:
+                    zones[name] = []
             else:
-                zones[z.name] = [face(c) for c in cards]
+                zones[name] = ["?"] * len(cards) if plain else [face(c) for c in cards]
         variables = {}
-        card_slots, flags, var_exists = p.card_slots, p.flag_slots, p.var_exists
-        for name, (base, sizes, dims) in p.var_families.items():
-            count = 1
-            for n in sizes:
-                count *= n
-            vis = p.var_visibility.get(name)
-            # a value of a seat the game does not have (any `player` index) is never shown
-            seats = [(stride, n) for stride, n, d in _strides(sizes, dims) if d[0] == "player" and n > self.n]
-            for i in range(count):
-                label = p.var_names[base + i]
-                if seats and any(i // stride % n >= self.n for stride, n in seats):
-                    continue
-                if base + i in flags or (base + i in var_exists and not self.vars[var_exists[base + i]]):
-                    continue
-                v = self.vars[base + i]
-                if vis == "hidden" or (vis == "owner" and i // max(1, count // sizes[0]) != player):
-                    variables[label] = "?"  # a variable this player may not see
-                    continue
-                if base + i in card_slots and v is not None:
-                    v = labels[v] if self.card_visible(player, v) else "?"
-                variables[label] = v
+        for label, slot, exists, how in var_plan:
+            if exists >= 0 and not V[exists]:
+                continue
+            if how == HIDDEN:
+                variables[label] = "?"  # a variable this player may not see
+                continue
+            v = V[slot]
+            if how == CARD and v is not None:
+                v = labels[v] if self.card_visible(player, v) else "?"
+            variables[label] = v
         out = {
             "player": player,
             "current_player": self.current_player,
@@ -235,3 +236,49 @@ class Seeing:
         if player == self.current_player:
             out["legal_moves"] = self.describe_moves(self.legal_moves())
         return out
+
+
+def _plan(p, players: int, player: int) -> tuple:
+    """What ``view`` reads for ``player`` in a game of ``players``, worked out once per program:
+    ``(zones, variables)``; zones as ``(name, zone id, board places or None, the slot of the flag that
+    opens it or None, how the player sees it without grants)``, the zones of seats the game does not
+    have left out; variables as ``(label, slot, the slot of the flag that opens it or -1, PLAIN,
+    HIDDEN or CARD)``, flags and the values of seats the game does not have left out."""
+    by_program = _plans.get(p)
+    if by_program is None:
+        by_program = _plans[p] = {}
+    got = by_program.get((players, player))
+    if got is not None:
+        return got
+    zones = []
+    for z in p.zones:
+        if z.owner is not None and z.owner >= players:
+            continue
+        if z.visibility == "public" or (z.visibility == "owner" and z.owner == player) \
+                or (z.visibility == "others" and z.owner != player):
+            how = "all"
+        else:
+            how = "top" if z.visibility == "top" else "count"
+        zones.append((z.name, z.zid, tuple(z.places) if z.places else None, z.exists, how))
+    variables = []
+    card_slots, flags, var_exists = p.card_slots, p.flag_slots, p.var_exists
+    for name, (base, sizes, dims) in p.var_families.items():
+        count = 1
+        for n in sizes:
+            count *= n
+        vis = p.var_visibility.get(name)
+        # a value of a seat the game does not have (any `player` index) is never shown
+        seats = [(stride, n) for stride, n, d in _strides(sizes, dims) if d[0] == "player" and n > players]
+        for i in range(count):
+            slot = base + i
+            if seats and any(i // stride % n >= players for stride, n in seats):
+                continue
+            if slot in flags:
+                continue
+            if vis == "hidden" or (vis == "owner" and i // max(1, count // sizes[0]) != player):
+                how = HIDDEN
+            else:
+                how = CARD if slot in card_slots else PLAIN
+            variables.append((p.var_names[slot], slot, var_exists.get(slot, -1), how))
+    got = by_program[(players, player)] = (tuple(zones), tuple(variables))
+    return got
