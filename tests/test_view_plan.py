@@ -89,3 +89,25 @@ def test_a_view_is_what_it_was_before_its_plan(path):
                     break
                 s._apply(rng.choice(s.legal_moves()))
     assert compared > 0
+
+
+@pytest.mark.parametrize("path", RULES, ids=lambda p: Path(p).stem)
+def test_an_all_hidden_zone_encodes_as_its_cards_counted_one_by_one(path):
+    """ObservationCodec.encode counts a zone whose cards are all '?' at once; a hidden card with a
+    hint (``red ?``) goes through the loop that counts card by card and lands in the same place, so
+    the view with every '?' written as a hint must encode exactly as the view itself."""
+    from ruledsl.adapters.encode import ObservationCodec
+
+    game = ruledsl.load(path)
+    n = game.program.min_players
+    codec = ObservationCodec(game.program_for(n), n)
+    s, rng = game.new_game(n, 1), random.Random(1)
+    for _step in range(200):
+        for player in range(n):
+            view = s.view(player)
+            hinted = dict(view, zones={name: [("hint ?" if c == "?" else c) for c in cards] if cards and
+                                       None not in cards else cards for name, cards in view["zones"].items()})
+            assert codec.encode(view).tolist() == codec.encode(hinted).tolist()
+        if s.is_over:
+            break
+        s._apply(rng.choice(s.legal_moves()))

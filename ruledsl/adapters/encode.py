@@ -339,6 +339,7 @@ class ObservationCodec:
         one = 1.0 / max(1, program.card_count) if normalise else 1.0
         self._per_face = [1.0 / copies[f] if normalise else 1.0 for f in self.faces]
         self._per_card = one
+        self._plain_hidden = "?" not in self.face_index  # '?' is a hidden card, never a face
         F = len(self.faces)
         self.zones = []  # (name, slots or None, offset)
         size = 0
@@ -385,6 +386,10 @@ class ObservationCodec:
                         out[base + fi[label]] = 1.0
                 continue
             per_face, per_card = self._per_face, self._per_card
+            size = len(cards)
+            if size and self._plain_hidden and cards.count("?") == size:  # every card hidden: no loop
+                out[at + 1 + F] = out[at + 2 + 2 * F] = size * per_card
+                continue
             counts: dict = {}
             for label in cards:
                 k = fi.get(label, F)  # '?', or what the player was told of a hidden card ("red ?")
