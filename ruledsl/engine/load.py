@@ -16,11 +16,11 @@ nothing here either; :func:`forget` empties it (for a test that changes the comp
 
 from __future__ import annotations
 
-from ..checker.check import check
-from ..compiler.compiler import compile_model
 import threading
 from collections import OrderedDict
 
+from ..checker.check import check
+from ..compiler.compiler import compile_model
 from ..language import diskcache
 from ..language.assemble import assemble
 from ..language.errors import Diagnostic, ParameterError, RulesError, Span, read_source

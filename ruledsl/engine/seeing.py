@@ -18,6 +18,15 @@ _plans: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 PLAIN, HIDDEN, CARD = 0, 1, 2  # how a variable is shown: its value, '?', a card by whether it is seen
 
 
+def _sight(z, player: int) -> str:
+    """How ``player`` sees zone ``z`` by its visibility alone (no `reveal` grants): 'all', 'top' or 'count'."""
+    if z.visibility == "public" or (z.visibility == "owner" and z.owner == player):
+        return "all"
+    if z.visibility == "others" and z.owner != player:
+        return "all"  # cards held facing away: everybody but the owner sees them
+    return "top" if z.visibility == "top" else "count"
+
+
 def _strides(sizes, dims) -> list:
     """(stride, size, dim) of each index of a variable family, in its slots' row-major order."""
     out, stride = [], 1
@@ -118,19 +127,12 @@ class Seeing:
 
     def sees(self, player: int, zid: int) -> str:
         """How ``player`` sees zone ``zid``: 'all', 'top' or 'count'."""
-        z = self.program.zones[zid]
-        if z.visibility == "public":
-            return "all"
-        if z.visibility == "owner" and z.owner == player:
-            return "all"
-        if z.visibility == "others" and z.owner != player:
-            return "all"  # cards held facing away: everybody but the owner sees them
-        for g in self.grants:
-            if g[0] == zid and g[1] == player:
-                return "all"
-        if z.visibility == "top":
-            return "top"
-        return "count"
+        how = _sight(self.program.zones[zid], player)
+        if how != "all":
+            for g in self.grants:
+                if g[0] == zid and g[1] == player:
+                    return "all"
+        return how
 
     def shown_cards(self, player: int) -> set:
         """The cards ``player`` sees wherever they lie: card grants of `reveal` (``[-1 - card, player]``)."""
@@ -254,12 +256,7 @@ def _plan(p, players: int, player: int) -> tuple:
     for z in p.zones:
         if z.owner is not None and z.owner >= players:
             continue
-        if z.visibility == "public" or (z.visibility == "owner" and z.owner == player) \
-                or (z.visibility == "others" and z.owner != player):
-            how = "all"
-        else:
-            how = "top" if z.visibility == "top" else "count"
-        zones.append((z.name, z.zid, tuple(z.places) if z.places else None, z.exists, how))
+        zones.append((z.name, z.zid, tuple(z.places) if z.places else None, z.exists, _sight(z, player)))
     variables = []
     card_slots, flags, var_exists = p.card_slots, p.flag_slots, p.var_exists
     for name, (base, sizes, dims) in p.var_families.items():

@@ -95,17 +95,14 @@ def set_in_progress(state) -> dict | None:
     ``cards`` are the labels of the cards chosen so far (their builder sees them: they come from a
     zone the builder chooses from); ``condition`` says how far the move's condition has come, or is
     None when the move has none (or it cannot be worked out on its own)."""
-    if not building(state):
+    built = set_so_far(state)
+    if built is None:
         return None
-    found = _set_of(state.program, state.choice)
-    if found is None:
-        return None
-    slot, condition = found
-    L = list(state.locals)
-    out = {"move": state.decision, "cards": _labels(state, slot), "condition": None}
+    out = {"move": built[0], "cards": built[1], "condition": None}
+    condition = _set_of(state.program, state.choice)[1]
     if condition is not None:
         try:
-            out["condition"] = condition(state, L)
+            out["condition"] = condition(state, list(state.locals))
         except Exception:  # a condition that needs more than the set (a procedure's argument): left out
             out["condition"] = None
     return out
@@ -115,13 +112,12 @@ def set_so_far(state) -> tuple | None:
     """``(move, labels of the cards chosen so far)`` of the set ``state``'s actor is building, or None:
     :func:`set_in_progress` without the condition (which runs a rule), for a caller at every step."""
     found = _set_of(state.program, state.choice) if building(state) else None
-    return None if found is None else (state.decision, _labels(state, found[0]))
-
-
-def _labels(state, slot) -> list:
+    if found is None:
+        return None
+    slot = found[0]
     cards = state.locals[slot] if slot is not None and slot < len(state.locals) else None
     labels = state.program.card_labels
-    return [labels[c] for c in cards or ()]
+    return state.decision, [labels[c] for c in cards or ()]
 
 
 def set_choices(program) -> frozenset:
