@@ -145,3 +145,55 @@ def test_loads_from_several_threads_share_one_kept_program():
     for seed, (program, end) in enumerate(results):
         assert program is results[seed % 3][0]  # one program per parameters
         assert end == _moves_to_end(ruledsl.load(TROLLEY, {"hand_size": 1 + seed % 3}), 2, seed)[-1]
+
+
+def test_one_rules_compiling_does_not_hold_up_loads_of_other_rules(monkeypatch):
+    """A compile holds up only the loads that want the same rules: here the first load's compile
+    waits until a load of other rules, made meanwhile from another thread, has finished."""
+    import threading
+
+    compiled = load_module._compiled
+    other_loaded = threading.Event()
+    first_started = threading.Event()
+
+    def slow_for_the_first(assembly, params):
+        if params == {"hand_size": 2}:
+            first_started.set()
+            assert other_loaded.wait(30), "the other rules' load waited for this compile"
+        return compiled(assembly, params)
+
+    monkeypatch.setattr(load_module, "_compiled", slow_for_the_first)
+    got = {}
+    first = threading.Thread(target=lambda: got.setdefault("first", ruledsl.load(TROLLEY, {"hand_size": 2})))
+    first.start()
+    assert first_started.wait(30)
+    got["other"] = ruledsl.load(TROLLEY, {"hand_size": 3})
+    other_loaded.set()
+    first.join(30)
+    assert not first.is_alive() and set(got) == {"first", "other"}
+    assert got["first"].program is ruledsl.load(TROLLEY, {"hand_size": 2}).program  # kept once compiled
+    assert not load_module._compiling  # nothing is left marked as being compiled
+
+
+def test_loads_waiting_for_one_compile_get_its_program(monkeypatch):
+    """Threads wanting the rules another thread is compiling wait for it and share its program; the
+    rules are compiled once."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    compiled = load_module._compiled
+    calls = []
+    gate = threading.Event()
+
+    def counted(assembly, params):
+        calls.append(params)
+        assert gate.wait(30)
+        return compiled(assembly, params)
+
+    monkeypatch.setattr(load_module, "_compiled", counted)
+    with ThreadPoolExecutor(4) as pool:
+        futures = [pool.submit(ruledsl.load, TROLLEY, {"hand_size": 4}) for _ in range(4)]
+        gate.set()
+        programs = {id(f.result(timeout=60).program) for f in futures}
+    assert len(programs) == 1 and len(calls) == 1
+    assert not load_module._compiling

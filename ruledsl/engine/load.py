@@ -37,21 +37,38 @@ def loads(text: str, filename: str = "<rules>", params: dict | None = None) -> G
     try:
         assembly = assemble(text.removeprefix("\ufeff"), str(filename))
         key = _key(assembly, str(filename), params)
-        if key is None:
-            program, programs = _compiled(assembly, params)
-        else:
-            with _lock:  # one compiles while the others wait for it (the desk's server loads from threads)
-                if key in _kept:
-                    _kept.move_to_end(key)
-                else:
-                    _kept[key] = _compiled(assembly, params)
-                    while len(_kept) > KEPT:
-                        _kept.popitem(last=False)
-                program, programs = _kept[key]
+        program, programs = _compiled(assembly, params) if key is None else _kept_or_compiled(key, assembly, params)
         return Game(program, dict(programs) if programs else None)
     except RecursionError:  # a last fence: the parse tree's depth is limited (language/sizes.py) well before this
         raise RulesError([Diagnostic("E216", "the rules nest too deeply for ruledsl to read them",
                                      Span(str(filename)), "give parts of long expressions names with `define`")]) from None
+
+
+def _kept_or_compiled(key: tuple, assembly, params) -> tuple:
+    """The program kept under ``key``, or compiled and kept. One thread compiles a key while the others
+    that want the same key wait for it; loads of other rules go on meanwhile (the desk's server loads
+    from threads). A compile that fails keeps nothing: a thread that waited for it tries itself."""
+    with _lock:
+        found = _kept.get(key)
+        if found is not None:
+            _kept.move_to_end(key)
+            return found
+        compiling = _compiling.setdefault(key, threading.Lock())
+    try:
+        with compiling:
+            with _lock:
+                found = _kept.get(key)
+            if found is None:
+                found = _compiled(assembly, params)
+                with _lock:
+                    _kept[key] = found
+                    while len(_kept) > KEPT:
+                        _kept.popitem(last=False)
+            return found
+    finally:
+        with _lock:
+            if _compiling.get(key) is compiling and not compiling.locked():
+                del _compiling[key]
 
 
 def _compiled(assembly, params) -> tuple:
@@ -66,7 +83,8 @@ def _compiled(assembly, params) -> tuple:
 
 KEPT = 8  # rules compiled last, kept in the process
 _kept: OrderedDict = OrderedDict()  # key (_key) -> (program, programs by player count or None)
-_lock = threading.RLock()
+_compiling: dict = {}  # key -> the lock held by the one thread compiling it
+_lock = threading.Lock()  # guards _kept and _compiling; never held while compiling
 
 
 def _key(assembly, filename: str, params) -> tuple | None:
