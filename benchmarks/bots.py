@@ -404,12 +404,47 @@ def ladder_table(rows: list[dict], seconds: float, command: str) -> str:
     return "\n".join(lines)
 
 
-def write_docs(table: str, start: str = LADDER_START, end: str = LADDER_END, title: str = "The ladder") -> None:
+def _is_row(line: str) -> bool:
+    """Whether a line of the ladder's table is a row (not its heading, its rule or the text around)."""
+    return line.startswith("| ") and not line.startswith(("| Game |", "| --- |"))
+
+
+def _row_key(line: str) -> tuple:
+    """A table row's game, bot and opponent (its first three cells)."""
+    return tuple(cell.strip() for cell in line.strip().strip("|").split("|")[:3])
+
+
+def merged_table(old: str, new: str) -> str:
+    """The ladder table ``old`` with the rows of the table ``new`` put in: a row of the same game, bot
+    and opponent replaced where it stands, any other after the last row of its game (at the end for a
+    game not in ``old``). The rest of ``old`` (its heading and footnote) is kept."""
+    lines = old.split("\n")
+    rows = [i for i, line in enumerate(lines) if _is_row(line)]
+    if not rows:
+        return new
+    body = [lines[i] for i in rows]
+    for line in new.split("\n"):
+        if not _is_row(line):
+            continue
+        key = _row_key(line)
+        same = [k for k, row in enumerate(body) if _row_key(row) == key]
+        if same:
+            body[same[0]] = line
+            continue
+        game = [k for k, row in enumerate(body) if _row_key(row)[0] == key[0]]
+        body.insert(game[-1] + 1 if game else len(body), line)
+    return "\n".join(lines[:rows[0]] + body + lines[rows[-1] + 1:])
+
+
+def write_docs(table: str, start: str = LADDER_START, end: str = LADDER_END, title: str = "The ladder",
+               merge: bool = False) -> None:
     path = ROOT / "docs/bots.md"
     text = path.read_text()
     if start in text and end in text:
         head, rest = text.split(start, 1)
-        tail = rest.split(end, 1)[1]
+        inside, tail = rest.split(end, 1)
+        if merge:
+            table = merged_table(start + inside + end, table)
         text = head + table + tail
     else:
         text = text.rstrip("\n") + f"\n\n## {title}\n\n" + table + "\n"
@@ -433,6 +468,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=0.05, help="the ladder's CPU time per search decision")
     ap.add_argument("--game", action="append", help="the ladder: only this game (short name)")
     ap.add_argument("--write-docs", action="store_true", help="the ladder: write its table into docs/bots.md")
+    ap.add_argument("--merge", action="store_true",
+                    help="with --write-docs: put this run's rows into the table docs/bots.md has (a row of the same "
+                         "game, bot and opponent replaced, others added after their game's rows) instead of "
+                         "writing the whole table")
     ap.add_argument("--openspiel", action="store_true",
                     help="only ruledsl's ismcts against OpenSpiel's ISMCTSBot at equal CPU time (--seconds), "
                          "in Trolley Car and UNO (or --game); --write-docs writes its table into docs/bots.md")
@@ -479,7 +518,7 @@ def main() -> None:
         table = ladder_table(rows, args.seconds, command)
         print(table)
         if args.write_docs:
-            write_docs(table)
+            write_docs(table, merge=args.merge)
         return
     rows = []
     for short, paths, params in GAMES:

@@ -160,3 +160,27 @@ def test_a_pair_is_split_when_the_deal_decides_and_swept_when_the_play_does(tmp_
                      + json.dumps(dict(row, start=40, short="x")) + "\n")
     merged = bench.saved_rows([str(saved)])[0]
     assert (merged["pairs"], merged["pairs_split"], merged["games"]) == (40, 0, 80)
+
+
+def test_merging_rows_into_the_ladders_table_replaces_a_row_and_adds_one_after_its_game():
+    def row(game, bot, games, rate):
+        return {"game": game, "bot": bot, "opponent": "greedy", "games": games, "nobody": 0, "win_rate": rate,
+                "ci95": list(bench.wilson(rate * games, games)), "cpu_seconds_per_decision": 0.05,
+                "opponent_cpu_seconds_per_decision": 0.001}
+
+    old = bench.ladder_table([row("UNO", "ismcts", 40, 0.5), row("Tramwaje", "ismcts", 40, 0.57),
+                              row("Tramwaje", "mcts", 20, 0.4)], 0.05, "the old run")
+    new = bench.ladder_table([row("Tramwaje", "ismcts", 122, 0.62), row("UNO", "ismcts:few=3", 100, 0.52),
+                              row("Goofspiel", "ismcts", 40, 0.9)], 0.05, "the new run")
+    merged = bench.merged_table(old, new)
+    rows = [line for line in merged.split("\n") if bench._is_row(line)]
+    assert [line.split(" | ")[:4] for line in rows] == [
+        ["| UNO", "`ismcts`", "`greedy`", "40"],
+        ["| UNO", "`ismcts:few=3`", "`greedy`", "100"],  # after its game's rows
+        ["| Tramwaje", "`ismcts`", "`greedy`", "122"],  # replaced where it stood
+        ["| Tramwaje", "`mcts`", "`greedy`", "20"],
+        ["| Goofspiel", "`ismcts`", "`greedy`", "40"],  # a game not in the table: at the end
+    ]
+    assert "the old run" in merged and "the new run" not in merged  # the table's own footnote kept
+    assert merged.startswith(bench.LADDER_START) and merged.endswith(bench.LADDER_END)
+    assert bench.merged_table(merged, new) == merged  # merging the same rows again changes nothing
