@@ -6,6 +6,8 @@
     python benchmarks/bots.py --ladder --games 20 --write-docs   # the ladder table of docs/bots.md
     python benchmarks/bots.py --ladder --game whist --rung ismcts:depth=0/greedy --progress 2> w.log
     python benchmarks/bots.py --ladder --from w.log --write-docs  # the table from logs of split runs
+    python benchmarks/bots.py --ladder --plan benchmarks/ladder-plan.txt --logs benchmarks/ladder-logs \
+        --jobs 2 --write-docs                                      # docs/bots.md's whole table, row by row
 
 The ladder (``--ladder``) plays, in every game of LADDER, each rung of RUNGS
 (greedy against random, mcts against greedy, ismcts against mcts and
@@ -13,7 +15,10 @@ against greedy; ``--rung`` for others), and in Trolley Car, UNO and Goofspiel ru
 OpenSpiel's ISMCTSBot, both at the same CPU time per decision
 (``--seconds``). Games come in pairs: the same seed twice, seats swapped.
 ``--write-docs`` replaces the table between the ladder markers of
-docs/bots.md.
+docs/bots.md. ``--plan FILE`` plays the rows a plan lists instead (each with
+its own bots and number of games; benchmarks/ladder-plan.txt is the table of
+docs/bots.md), in runs of ``--chunk`` games spread over ``--jobs`` processes,
+each run logged in ``--logs`` and not played again once logged there.
 
 For each two-player game below, game i (seed derived from --seed and i) seats
 the bot in seat i % 2 and the opponent in the other seat, so both seats are
@@ -33,9 +38,11 @@ if a share ``d`` of the games is decided by the cards the seed deals, ``pairs_sp
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import math
 import platform
+import re
 import sys
 import time
 from pathlib import Path
@@ -313,15 +320,36 @@ def saved_rows(paths: list[str]) -> list[dict]:
     """The last row of each (game, bot, opponent, start) in JSON-lines logs of ``--progress`` that ends
     with a whole pair of games (a run stopped between the two games of a pair leaves the last one out),
     with the runs of one row that started at different games (``--start``) added together, in ladder order."""
-    shorts = {path: short for short, path, *_rest in LADDER}
+    return joined(last_rows(paths))
+
+
+def last_rows(paths) -> dict:
+    """(game, bot, opponent, start) -> the last row of that run in the logs ``paths`` that ends with a
+    whole pair of games."""
     last: dict = {}
+    for key, r in logged_rows(paths).items():
+        last[key[:4]] = r
+    return last
+
+
+def logged_rows(paths) -> dict:
+    """(game, bot, opponent, start, games) -> the row of that run after that many games, for every row
+    in the logs ``paths`` that ends with a whole pair of games, in the order the logs hold them."""
+    shorts = {path: short for short, path, *_rest in LADDER}
+    rows: dict = {}
     for path in paths:
         for line in Path(path).read_text().splitlines():
             if line.startswith("{"):
                 r = json.loads(line)
                 r.setdefault("short", shorts.get(r.get("rules")))
                 if r["games"] % 2 == 0:
-                    last[(r["short"], r["bot"], r["opponent"], r.get("start", 0))] = r
+                    rows[(r["short"], r["bot"], r["opponent"], r.get("start", 0), r["games"])] = r
+    return rows
+
+
+def joined(last: dict) -> list[dict]:
+    """The runs of ``last`` (keyed as last_rows keys them) that are one row played from different
+    starts, added together; in ladder order."""
     merged: dict = {}
     for (short, bot, opponent, _), r in sorted(last.items(), key=lambda kv: kv[0][3]):
         key = (short, bot, opponent)
@@ -346,6 +374,108 @@ def saved_rows(paths: list[str]) -> list[dict]:
             return COOPERATIVE_BOTS.index(names[0]) if names[0] in COOPERATIVE_BOTS else len(RUNGS)
         return RUNGS.index(names) if names in RUNGS else len(RUNGS)
     return sorted(merged.values(), key=lambda r: (order.get(r["short"], len(order)), rung(r)))
+
+
+#: The short names of the ladder's games, and what each plays: (rules file, parameters, players).
+LADDER_GAMES = {short: (path, params, players) for short, path, params, players in LADDER}
+
+
+def read_plan(path, seconds: float) -> list[tuple]:
+    """The rows of a ladder plan: one a line, ``GAME GAMES BOT OPPONENT`` (``-`` for a cooperative row,
+    the bot in every seat), ``#`` to the end of a line a comment. Returns (game, games, bot, opponent)
+    with the search bots' ``seconds=`` added as the ladder adds it. A bad line exits with its place."""
+    rows = []
+    for number, line in enumerate(Path(path).read_text().splitlines(), 1):
+        words = line.partition("#")[0].split()
+        if not words:
+            continue
+        where = f"{path}:{number}"
+        if len(words) != 4:
+            raise SystemExit(f"{where}: a row is GAME GAMES BOT OPPONENT ('-' for every seat), not {line.strip()!r}")
+        short, games, bot, opponent = words
+        if short not in LADDER_GAMES:
+            raise SystemExit(f"{where}: no game {short!r} in the ladder (its games: {', '.join(LADDER_GAMES)})")
+        if not games.isdigit() or int(games) == 0 or int(games) % 2:
+            raise SystemExit(f"{where}: the games of a row come in pairs: an even number above 0, not {games!r}")
+        rows.append((short, int(games), _searching(bot, seconds),
+                     None if opponent == "-" else _searching(opponent, seconds)))
+    if not rows:
+        raise SystemExit(f"{path}: no row in the plan")
+    return rows
+
+
+def plan_units(rows: list[tuple], chunk: int) -> list[tuple]:
+    """The runs a plan's rows are played in: (game, bot, opponent, start, games), ``chunk`` games each
+    (an even number: pairs stay whole), the last of a row the rest."""
+    units = []
+    for short, games, bot, opponent in rows:
+        for start in range(0, games, chunk):
+            units.append((short, bot, opponent, start, min(chunk, games - start)))
+    return units
+
+
+def unit_log(logs: Path, unit: tuple) -> Path:
+    """Where a run of a plan logs its rows: named after its game, bot, opponent and first game."""
+    short, bot, opponent, start, _games = unit
+    name = f"{short}-{bot}-vs-{opponent or 'every-seat'}-{start}"
+    return logs / (re.sub(r"[^A-Za-z0-9=.,+-]+", "_", name) + ".log")
+
+
+def play_unit(unit: tuple, seed: int, log: Path | None) -> dict:
+    """Play one run of a plan, its row after every game written to ``log`` (from scratch)."""
+    short, bot, opponent, start, games = unit
+    path, params, players = LADDER_GAMES[short]
+    out = None if log is None else log.open("w")
+
+    def report(row):
+        row["short"] = short
+        if out is not None:
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+    try:
+        return measure(path, params, bot, opponent, games, seed, start=start, paired=True, progress=report,
+                       players=players)
+    finally:
+        if out is not None:
+            out.close()
+
+
+def run_plan(rows: list[tuple], seed: int, jobs: int = 1, chunk: int = 10, logs: Path | None = None,
+             say=None) -> list[dict]:
+    """Play a plan's rows, in ``jobs`` processes, each row in runs of ``chunk`` games, and return the
+    rows (runs of a row added together) in the plan's order. With ``logs``, a run whose games a log
+    there already holds (a row of its game, bot, opponent and first game after exactly its number of
+    games) is not played again, so a stopped plan goes on where it stopped.
+    ``say(text)`` hears of each run done."""
+    units = plan_units(rows, chunk)
+    done = {}
+    if logs is not None:
+        logs.mkdir(parents=True, exist_ok=True)
+        logged = logged_rows(sorted(logs.glob("*.log")))
+        for unit in units:
+            if unit in logged:  # a run of this row from this game, with as many games (or more, on the way)
+                done[unit] = logged[unit]
+    todo = [u for u in units if u not in done]
+    if say:
+        say(f"{len(units)} runs in the plan, {len(done)} already logged, {len(todo)} to play in {jobs} process(es)")
+
+    def finished(unit, row):
+        done[unit] = row
+        if say:
+            short, bot, opponent, start, games = unit
+            say(f"[{len(done)}/{len(units)}] {short} {bot} against {opponent or 'every seat'}, games {start} to "
+                f"{start + games - 1}: {row['win_rate']:.0%}, {row['cpu_seconds_per_decision'] * 1000:.1f} ms a decision")
+    if jobs > 1 and len(todo) > 1:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(play_unit, u, seed, None if logs is None else unit_log(logs, u)): u for u in todo}
+            for future in concurrent.futures.as_completed(futures):
+                finished(futures[future], future.result())
+    else:
+        for u in todo:
+            finished(u, play_unit(u, seed, None if logs is None else unit_log(logs, u)))
+    rows_out = joined({u[:4]: done[u] for u in units})
+    order = {(short, bot, opponent): k for k, (short, _games, bot, opponent) in enumerate(rows)}
+    return sorted(rows_out, key=lambda r: order[(r["short"], r["bot"], r["opponent"])])
 
 
 LADDER_START = "<!-- ladder: benchmarks/bots.py --ladder --write-docs -->"
@@ -483,7 +613,22 @@ def main() -> None:
     ap.add_argument("--from", dest="saved", action="append", metavar="LOG",
                     help="make the table from the JSON rows of earlier --progress runs (stderr logs) instead "
                          "of playing; runs of one row at different --start are added together")
+    ap.add_argument("--plan", metavar="FILE",
+                    help="the ladder: play the rows of this plan (GAME GAMES BOT OPPONENT a line; "
+                         "benchmarks/ladder-plan.txt is docs/bots.md's table) instead of RUNGS x --games")
+    ap.add_argument("--jobs", type=int, default=1, help="with --plan: play its runs in this many processes")
+    ap.add_argument("--chunk", type=int, default=10,
+                    help="with --plan: games a run plays (even); a row of more games is played in several runs")
+    ap.add_argument("--logs", metavar="DIR",
+                    help="with --plan: log each run's rows in DIR, and leave out the runs whose games DIR already "
+                         "logs (a stopped plan goes on where it stopped)")
     args = ap.parse_args()
+    if args.plan and not args.ladder:
+        ap.error("--plan goes with --ladder")
+    if args.jobs < 1:
+        ap.error(f"--jobs {args.jobs}: give 1 or more")
+    if args.chunk < 2 or args.chunk % 2:
+        ap.error(f"--chunk {args.chunk}: give an even number of games, 2 or more")
     rungs = None
     if args.rung:
         rungs = []
@@ -510,6 +655,17 @@ def main() -> None:
         print(table)
         if args.write_docs:
             write_docs(table, OPENSPIEL_START, OPENSPIEL_END, "ruledsl's ismcts against OpenSpiel's ISMCTSBot")
+        return
+    if args.ladder and args.plan and not args.saved:
+        planned = [r for r in read_plan(args.plan, args.seconds) if not args.game or r[0] in args.game]
+        rows = run_plan(planned, args.seed, args.jobs, args.chunk, Path(args.logs) if args.logs else None,
+                        say=lambda text: print(text, file=sys.stderr, flush=True))
+        command = (f"python benchmarks/bots.py --ladder --plan {args.plan} --seconds {args.seconds}"
+                   + (f" --logs {args.logs}" if args.logs else "") + " --jobs 2 --write-docs")
+        table = ladder_table(rows, args.seconds, command)
+        print(table)
+        if args.write_docs:
+            write_docs(table, merge=args.merge)
         return
     if args.ladder:
         rows = (saved_rows(args.saved) if args.saved else

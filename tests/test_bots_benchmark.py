@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from tests.rules_text import MINI
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("bots_benchmark", ROOT / "benchmarks" / "bots.py")
 bench = importlib.util.module_from_spec(_spec)
+sys.modules["bots_benchmark"] = bench  # so that a plan's runs reach the module's functions in other processes
 _spec.loader.exec_module(bench)
 
 # every move takes two arguments, a card and a suit: OpenSpiel's adapter takes it in two steps
@@ -184,3 +186,39 @@ def test_merging_rows_into_the_ladders_table_replaces_a_row_and_adds_one_after_i
     assert "the old run" in merged and "the new run" not in merged  # the table's own footnote kept
     assert merged.startswith(bench.LADDER_START) and merged.endswith(bench.LADDER_END)
     assert bench.merged_table(merged, new) == merged  # merging the same rows again changes nothing
+
+
+def test_a_plan_names_its_rows_and_a_bad_line_says_where(tmp_path):
+    plan = tmp_path / "plan.txt"
+    plan.write_text("# rows\nhighlow 4 ismcts greedy   # a comment\nstairway 2 greedy -\n")
+    assert bench.read_plan(plan, 0.05) == [("highlow", 4, "ismcts:seconds=0.05", "greedy"),
+                                           ("stairway", 2, "greedy", None)]
+    for line, words in [("highlow 3 ismcts greedy", "even number"), ("chess 4 ismcts greedy", "no game 'chess'"),
+                        ("highlow 4 ismcts", "GAME GAMES BOT OPPONENT")]:
+        plan.write_text("# rows\n" + line + "\n")
+        with pytest.raises(SystemExit, match=f"plan.txt:2: .*{words}"):
+            bench.read_plan(plan, 0.05)
+
+
+def test_a_plan_played_in_runs_and_processes_adds_up_to_the_row_played_at_once(tmp_path):
+    rows = [("highlow", 6, "first", "random"), ("highlow", 4, "greedy", "random")]
+    whole = [bench.measure("games/tutorial_highlow.rules", {}, bot, opponent, games, 1, paired=True)
+             for _short, games, bot, opponent in rows]
+    logs = tmp_path / "logs"
+    said = []
+    played = bench.run_plan(rows, 1, jobs=2, chunk=2, logs=logs, say=said.append)
+    assert [(r["bot"], r["games"]) for r in played] == [("first", 6), ("greedy", 4)]  # the plan's order
+    for r, w in zip(played, whole):
+        assert (r["wins"], r["shared"], r["nobody"], r["pairs"], r["pairs_split"], r["decisions"]) == \
+            (w["wins"], w["shared"], w["nobody"], w["pairs"], w["pairs_split"], w["decisions"])
+        assert r["win_rate"] == pytest.approx(w["win_rate"])
+    assert len(list(logs.glob("*.log"))) == 5 and said[0].endswith("0 already logged, 5 to play in 2 process(es)")
+
+    def not_again(*args, **kwargs):
+        raise AssertionError("a logged run was played again")
+    bench.measure, measure = not_again, bench.measure
+    try:  # all logged: nothing is played, the same rows come back
+        again = bench.run_plan(rows, 1, jobs=2, chunk=2, logs=logs, say=said.append)
+    finally:
+        bench.measure = measure
+    assert again == played and "5 already logged, 0 to play" in said[-1]
