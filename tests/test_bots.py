@@ -235,3 +235,14 @@ def test_search_bots_choose_legal_moves_in_every_game(path):
                     assert move in legal
                     assert decide(make_bot(spec, seed=1), other, player, legal) == move
             state._apply(legal[rng.randrange(len(legal))])
+
+
+def test_every_setting_of_the_search_bots_has_a_row_in_the_docs_table():
+    """docs/bots.md's table of the search bots' settings names each one, its default first in its row."""
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    rows = {cells[1].strip().strip("`"): cells[2].strip()
+            for cells in (line.split("|") for line in text.splitlines() if line.startswith("| `"))}
+    for bot in (MctsBot, IsmctsBot):
+        for name, setting in bot.settings.items():
+            assert name in rows, f"{bot.name}'s setting {name} has no row in docs/bots.md"
+            assert rows[name].split(";")[0] == f"{setting.default:g}", (name, setting.default, rows[name])
