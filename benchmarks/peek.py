@@ -10,7 +10,7 @@ drawn: any zone but the stack ``deck`` and the player's own) is kept where it re
 world the bot samples, and only the stack and what the player may see are dealt as fair worlds deal
 them (with what the player saw go hidden and what the others' moves ruled out, as in play); with
 ``--sees all`` every world is the real state, the stack's order too. The opponent plays fair. Games
-are the ladder's (benchmarks/bots.py: the same seeds, pairs with seats swapped, search bots at
+are the ladder's (benchmarks/ladder.py: the same seeds, pairs with seats swapped, search bots at
 ``--seconds`` of CPU time per decision).
 
 It measures why a game's ladder does not separate two bots (docs/bots.md, "The ladder"): if a search
@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import bots  # noqa: E402  (benchmarks/bots.py: the ladder's games, seats and rows)
+from ladder import LADDER_GAMES, searching  # noqa: E402  (the ladder's games and its bots' names)
+from matches import measure  # noqa: E402  (games between two bots, summed up as a row)
 
 import ruledsl.play.sim as sim  # noqa: E402
 from ruledsl.engine.worlds import Knowledge  # noqa: E402
@@ -80,7 +81,7 @@ def peeking(sees: str, probed: str, counts: dict):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", required=True, choices=list(bots.LADDER_GAMES), help="a game of the ladder")
+    ap.add_argument("--game", required=True, choices=list(LADDER_GAMES), help="a game of the ladder")
     ap.add_argument("--bot", default="ismcts", help="the bot that sees more (a search bot, or greedy)")
     ap.add_argument("--opponent", default="greedy", help="the fair bot it plays against")
     ap.add_argument("--sees", choices=("hands", "all"), default="hands",
@@ -92,14 +93,14 @@ def main() -> None:
     args = ap.parse_args()
     if args.games < 2 or args.games % 2:
         ap.error(f"--games {args.games}: give an even number, 2 or more")
-    bot, opponent = bots._searching(args.bot, args.seconds), bots._searching(args.opponent, args.seconds)
+    bot, opponent = searching(args.bot, args.seconds), searching(args.opponent, args.seconds)
     if bot == opponent:
         ap.error("--bot and --opponent are the same: give the probed bot another setting to tell the seats apart")
-    path, params, players = bots.LADDER_GAMES[args.game]
+    path, params, players = LADDER_GAMES[args.game]
     counts: dict = {}
     sim.decide = peeking(args.sees, bot, counts)
     report = (lambda r: print(json.dumps(r), file=sys.stderr, flush=True)) if args.progress else None
-    row = bots.measure(path, params, bot, opponent, args.games, args.seed, paired=True, players=players,
+    row = measure(path, params, bot, opponent, args.games, args.seed, paired=True, players=players,
                        progress=report)
     if set(counts) - {("probed", bot), ("fair", opponent)} or ("probed", bot) not in counts:
         raise SystemExit(f"the probe did not see the seats apart: decisions by kind and bot {counts}")

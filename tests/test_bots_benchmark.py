@@ -1,8 +1,7 @@
-"""benchmarks/bots.py: OpenSpiel's ISMCTSBot in a ruledsl seat, and the ladder's rows (docs/bots.md)."""
+"""benchmarks/ladder.py and matches.py (bots.py's ladder and games): OpenSpiel's ISMCTSBot in a ruledsl seat, and the ladder's rows (docs/bots.md)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -16,10 +15,9 @@ from ruledsl.engine.worlds import Knowledge
 from tests.rules_text import MINI
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("bots_benchmark", ROOT / "benchmarks" / "bots.py")
-bench = importlib.util.module_from_spec(_spec)
-sys.modules["bots_benchmark"] = bench  # so that a plan's runs reach the module's functions in other processes
-_spec.loader.exec_module(bench)
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import ladder  # noqa: E402  (benchmarks/ladder.py)
+import matches  # noqa: E402  (benchmarks/matches.py)
 
 # every move takes two arguments, a card and a suit: OpenSpiel's adapter takes it in two steps
 TWO_STEPS = MINI + """\
@@ -43,7 +41,7 @@ def test_the_openspiel_seat_takes_a_two_argument_move_in_its_steps(tmp_path):
     path.write_text(TWO_STEPS)
     game = ruledsl.load(path)
     state = game.new_game(2, 3)
-    seat = bench.OpenSpielIsmcts(str(path), {}, 2, 0.002, seed=1)
+    seat = matches.OpenSpielIsmcts(str(path), {}, 2, 0.002, seed=1)
     for _ in range(4):
         player = state.current_player
         legal = state.legal_moves()
@@ -58,7 +56,7 @@ def test_the_openspiel_seat_plays_the_copy_of_a_card_its_hand_holds():
     path = "games/trolley_car.rules"
     params = {"single_round": True}
     game = ruledsl.load(path, params=params)
-    seat = bench.OpenSpielIsmcts(path, params, 2, 0.002, seed=1)
+    seat = matches.OpenSpielIsmcts(path, params, 2, 0.002, seed=1)
     state = game.new_game(2, 3)
     second_copies = 0
     for _ in range(40):
@@ -82,23 +80,23 @@ def test_saved_rows_add_runs_at_different_starts_and_drop_a_half_pair(tmp_path):
     first.write_text("\n".join(json.dumps(r) for r in [row(0, 2, 1, 10, 0.1), row(0, 3, 2, 15, 0.1)]))
     second = tmp_path / "b.log"
     second.write_text("not a row\n" + json.dumps(row(100, 4, 4, 30, 0.2)))
-    (merged,) = bench.saved_rows([str(first), str(second)])
+    (merged,) = ladder.saved_rows([str(first), str(second)])
     assert merged["games"] == 6  # 2 of the first run (its third game is half a pair) and 4 of the second
     assert merged["wins"] == 5
     assert merged["win_rate"] == pytest.approx(5 / 6)
     assert merged["cpu_seconds_per_decision"] == pytest.approx((10 * 0.1 + 30 * 0.2) / 40)
-    assert merged["ci95"] == pytest.approx(list(bench.wilson(5, 6)))
+    assert merged["ci95"] == pytest.approx(list(matches.wilson(5, 6)))
 
 
 def test_a_rung_names_a_search_bots_settings():
-    assert bench._searching("ismcts", 0.05) == "ismcts:seconds=0.05"
-    assert bench._searching("ismcts:widen=0", 0.05) == "ismcts:widen=0,seconds=0.05"
-    assert bench._searching("ismcts:seconds=0.1", 0.05) == "ismcts:seconds=0.1"
-    assert bench._searching("greedy", 0.05) == "greedy"
+    assert ladder.searching("ismcts", 0.05) == "ismcts:seconds=0.05"
+    assert ladder.searching("ismcts:widen=0", 0.05) == "ismcts:widen=0,seconds=0.05"
+    assert ladder.searching("ismcts:seconds=0.1", 0.05) == "ismcts:seconds=0.1"
+    assert ladder.searching("greedy", 0.05) == "greedy"
 
 
 def test_a_partnership_game_seats_the_bot_in_one_partnership():
-    row = bench.measure("games/partnership_whist.rules", {}, "first", "random", 2, 1, paired=True, players=4)
+    row = matches.measure("games/partnership_whist.rules", {}, "first", "random", 2, 1, paired=True, players=4)
     assert row["games"] == 2 and row["players"] == 4
     assert row["wins"] + row["shared"] <= 2
 
@@ -119,11 +117,11 @@ winner(p) when false: highest score(p)
 def test_a_game_nobody_won_counts_half_for_each_side(tmp_path):
     path = tmp_path / "nobody.rules"
     path.write_text(NOBODY_WINS)
-    row = bench.measure(str(path), {}, "first", "random", 4, 1, paired=True)
+    row = matches.measure(str(path), {}, "first", "random", 4, 1, paired=True)
     # before, a game with no winner counted as a loss of the bot measured, and so as a win of its opponent
     assert row["nobody"] == 4 and row["wins"] == 0 and row["shared"] == 0
     assert row["win_rate"] == 0.5
-    table = bench.ladder_table([dict(row, short="x")], 0.05, "cmd")
+    table = ladder.ladder_table([dict(row, short="x")], 0.05, "cmd")
     assert "| 4 | 4 | 50% |" in table
 
 
@@ -149,33 +147,33 @@ def test_a_pair_is_split_when_the_deal_decides_and_swept_when_the_play_does(tmp_
     games, so the same seat won both) when the cards dealt decide, and not when one bot plays better."""
     dealt = tmp_path / "dealt.rules"
     dealt.write_text(DEALT_HIGHER_WINS)
-    row = bench.measure(str(dealt), {}, "random", "first", 12, 1, paired=True)
+    row = matches.measure(str(dealt), {}, "random", "first", 12, 1, paired=True)
     ties = row["shared"]  # two cards of one rank: a shared win, half of each game; not a split
     assert row["pairs"] == 6 and row["pairs_split"] >= 6 - ties and row["pairs_split"] > 0
     played = tmp_path / "played.rules"
     played.write_text(RIGHT_WINS)
-    row = bench.measure(str(played), {}, "first", "random", 40, 1, paired=True)
+    row = matches.measure(str(played), {}, "first", "random", 40, 1, paired=True)
     # `first` always moves left: it wins only a pair's game where random moved left too (shared)
     assert row["pairs"] == 20 and row["pairs_split"] == 0 and row["wins"] == 0
     saved = tmp_path / "a.log"
     saved.write_text(json.dumps(dict(row, start=0, short="x")) + "\n"
                      + json.dumps(dict(row, start=40, short="x")) + "\n")
-    merged = bench.saved_rows([str(saved)])[0]
+    merged = ladder.saved_rows([str(saved)])[0]
     assert (merged["pairs"], merged["pairs_split"], merged["games"]) == (40, 0, 80)
 
 
 def test_merging_rows_into_the_ladders_table_replaces_a_row_and_adds_one_after_its_game():
     def row(game, bot, games, rate):
         return {"game": game, "bot": bot, "opponent": "greedy", "games": games, "nobody": 0, "win_rate": rate,
-                "ci95": list(bench.wilson(rate * games, games)), "cpu_seconds_per_decision": 0.05,
+                "ci95": list(matches.wilson(rate * games, games)), "cpu_seconds_per_decision": 0.05,
                 "opponent_cpu_seconds_per_decision": 0.001}
 
-    old = bench.ladder_table([row("UNO", "ismcts", 40, 0.5), row("Tramwaje", "ismcts", 40, 0.57),
+    old = ladder.ladder_table([row("UNO", "ismcts", 40, 0.5), row("Tramwaje", "ismcts", 40, 0.57),
                               row("Tramwaje", "mcts", 20, 0.4)], 0.05, "the old run")
-    new = bench.ladder_table([row("Tramwaje", "ismcts", 122, 0.62), row("UNO", "ismcts:few=3", 100, 0.52),
+    new = ladder.ladder_table([row("Tramwaje", "ismcts", 122, 0.62), row("UNO", "ismcts:few=3", 100, 0.52),
                               row("Goofspiel", "ismcts", 40, 0.9)], 0.05, "the new run")
-    merged = bench.merged_table(old, new)
-    rows = [line for line in merged.split("\n") if bench._is_row(line)]
+    merged = ladder.merged_table(old, new)
+    rows = [line for line in merged.split("\n") if ladder._is_row(line)]
     assert [line.split(" | ")[:4] for line in rows] == [
         ["| UNO", "`ismcts`", "`greedy`", "40"],
         ["| UNO", "`ismcts:few=3`", "`greedy`", "100"],  # after its game's rows
@@ -184,29 +182,29 @@ def test_merging_rows_into_the_ladders_table_replaces_a_row_and_adds_one_after_i
         ["| Goofspiel", "`ismcts`", "`greedy`", "40"],  # a game not in the table: at the end
     ]
     assert "the old run" in merged and "the new run" not in merged  # the table's own footnote kept
-    assert merged.startswith(bench.LADDER_START) and merged.endswith(bench.LADDER_END)
-    assert bench.merged_table(merged, new) == merged  # merging the same rows again changes nothing
+    assert merged.startswith(ladder.LADDER_START) and merged.endswith(ladder.LADDER_END)
+    assert ladder.merged_table(merged, new) == merged  # merging the same rows again changes nothing
 
 
 def test_a_plan_names_its_rows_and_a_bad_line_says_where(tmp_path):
     plan = tmp_path / "plan.txt"
     plan.write_text("# rows\nhighlow 4 ismcts greedy   # a comment\nstairway 2 greedy -\n")
-    assert bench.read_plan(plan, 0.05) == [("highlow", 4, "ismcts:seconds=0.05", "greedy"),
+    assert ladder.read_plan(plan, 0.05) == [("highlow", 4, "ismcts:seconds=0.05", "greedy"),
                                            ("stairway", 2, "greedy", None)]
     for line, words in [("highlow 3 ismcts greedy", "even number"), ("chess 4 ismcts greedy", "no game 'chess'"),
                         ("highlow 4 ismcts", "GAME GAMES BOT OPPONENT")]:
         plan.write_text("# rows\n" + line + "\n")
         with pytest.raises(SystemExit, match=f"plan.txt:2: .*{words}"):
-            bench.read_plan(plan, 0.05)
+            ladder.read_plan(plan, 0.05)
 
 
 def test_a_plan_played_in_runs_and_processes_adds_up_to_the_row_played_at_once(tmp_path):
     rows = [("highlow", 6, "first", "random"), ("highlow", 4, "greedy", "random")]
-    whole = [bench.measure("games/tutorial_highlow.rules", {}, bot, opponent, games, 1, paired=True)
+    whole = [matches.measure("games/tutorial_highlow.rules", {}, bot, opponent, games, 1, paired=True)
              for _short, games, bot, opponent in rows]
     logs = tmp_path / "logs"
     said = []
-    played = bench.run_plan(rows, 1, jobs=2, chunk=2, logs=logs, say=said.append)
+    played = ladder.run_plan(rows, 1, jobs=2, chunk=2, logs=logs, say=said.append)
     assert [(r["bot"], r["games"]) for r in played] == [("first", 6), ("greedy", 4)]  # the plan's order
     for r, w in zip(played, whole):
         assert (r["wins"], r["shared"], r["nobody"], r["pairs"], r["pairs_split"], r["decisions"]) == \
@@ -216,9 +214,9 @@ def test_a_plan_played_in_runs_and_processes_adds_up_to_the_row_played_at_once(t
 
     def not_again(*args, **kwargs):
         raise AssertionError("a logged run was played again")
-    bench.measure, measure = not_again, bench.measure
+    ladder.measure, measure = not_again, ladder.measure
     try:  # all logged: nothing is played, the same rows come back
-        again = bench.run_plan(rows, 1, jobs=2, chunk=2, logs=logs, say=said.append)
+        again = ladder.run_plan(rows, 1, jobs=2, chunk=2, logs=logs, say=said.append)
     finally:
-        bench.measure = measure
+        ladder.measure = measure
     assert again == played and "5 already logged, 0 to play" in said[-1]

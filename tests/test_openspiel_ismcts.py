@@ -63,7 +63,7 @@ def test_resampling_hides_what_the_player_cannot_see():
 
 
 def test_a_state_made_from_a_sampled_world_resamples_and_searches():
-    """A seat that hands ISMCTSBot a world of the player's Knowledge (benchmarks/bots.py) instead of the
+    """A seat that hands ISMCTSBot a world of the player's Knowledge (benchmarks/matches.py) instead of the
     real state: the world has no seed to replay its history from, and `become` starts the histories from
     what each player sees in it, so resampling and searching work from it."""
     import random
