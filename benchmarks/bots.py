@@ -44,8 +44,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from ladder import (  # noqa: E402
-    OPENSPIEL_END, OPENSPIEL_START, OpenSpielIsmcts, ladder, ladder_table, openspiel_table, read_plan, run_plan,
-    saved_rows, write_docs)
+    LADDER_GAMES, OPENSPIEL_END, OPENSPIEL_START, OpenSpielIsmcts, PlanError, ladder, ladder_table, openspiel_table,
+    read_plan, run_plan, saved_rows, write_docs)
 from matches import measure  # noqa: E402
 
 #: (short name, paths tried in order, parameters)
@@ -99,6 +99,9 @@ def main() -> None:
                     help="with --plan: log each run's rows in DIR, and leave out the runs whose games DIR already "
                          "logs (a stopped plan goes on where it stopped)")
     args = ap.parse_args()
+    unknown = [g for g in args.game or [] if g not in LADDER_GAMES]
+    if unknown and (args.ladder or args.openspiel):
+        ap.error(f"--game {unknown[0]}: no such game in the ladder (its games: {', '.join(LADDER_GAMES)})")
     if args.plan and not args.ladder:
         ap.error("--plan goes with --ladder")
     if args.jobs < 1:
@@ -133,7 +136,12 @@ def main() -> None:
             write_docs(table, OPENSPIEL_START, OPENSPIEL_END, "ruledsl's ismcts against OpenSpiel's ISMCTSBot")
         return
     if args.ladder and args.plan and not args.saved:
-        planned = [r for r in read_plan(args.plan, args.seconds) if not args.game or r[0] in args.game]
+        try:
+            planned = [r for r in read_plan(args.plan, args.seconds) if not args.game or r[0] in args.game]
+        except PlanError as err:
+            ap.error(str(err))
+        if not planned:
+            ap.error(f"--game {' --game '.join(args.game)}: no row of {args.plan} is of that game")
         rows = run_plan(planned, args.seed, args.jobs, args.chunk, Path(args.logs) if args.logs else None,
                         say=lambda text: print(text, file=sys.stderr, flush=True))
         command = (f"python benchmarks/bots.py --ladder --plan {args.plan} --seconds {args.seconds}"

@@ -12,6 +12,8 @@ import re
 from pathlib import Path
 
 import ruledsl
+from ruledsl.language.errors import ParameterError
+from ruledsl.play.bots import parse_bot
 
 from matches import ROOT, OpenSpielIsmcts, measure, wilson
 
@@ -147,27 +149,46 @@ def joined(last: dict) -> list[dict]:
 LADDER_GAMES = {short: (path, params, players) for short, path, params, players in LADDER}
 
 
+class PlanError(ValueError):
+    """A plan that cannot be read or has a bad line: the message names the file and line."""
+
+
 def read_plan(path, seconds: float) -> list[tuple]:
     """The rows of a ladder plan: one a line, ``GAME GAMES BOT OPPONENT`` (``-`` for a cooperative row,
     the bot in every seat), ``#`` to the end of a line a comment. Returns (game, games, bot, opponent)
-    with the search bots' ``seconds=`` added as the ladder adds it. A bad line exits with its place."""
-    rows = []
-    for number, line in enumerate(Path(path).read_text().splitlines(), 1):
+    with the search bots' ``seconds=`` added as the ladder adds it. A bad line raises PlanError, which
+    names its place."""
+    try:
+        text = Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as err:
+        raise PlanError(f"{path}: cannot read the plan ({err.strerror if isinstance(err, OSError) else err})")
+    rows, lines = [], {}
+    for number, line in enumerate(text.splitlines(), 1):
         words = line.partition("#")[0].split()
         if not words:
             continue
         where = f"{path}:{number}"
         if len(words) != 4:
-            raise SystemExit(f"{where}: a row is GAME GAMES BOT OPPONENT ('-' for every seat), not {line.strip()!r}")
+            raise PlanError(f"{where}: a row is GAME GAMES BOT OPPONENT ('-' for every seat), not {line.strip()!r}")
         short, games, bot, opponent = words
         if short not in LADDER_GAMES:
-            raise SystemExit(f"{where}: no game {short!r} in the ladder (its games: {', '.join(LADDER_GAMES)})")
+            raise PlanError(f"{where}: no game {short!r} in the ladder (its games: {', '.join(LADDER_GAMES)})")
         if not games.isdigit() or int(games) == 0 or int(games) % 2:
-            raise SystemExit(f"{where}: the games of a row come in pairs: an even number above 0, not {games!r}")
-        rows.append((short, int(games), searching(bot, seconds),
-                     None if opponent == "-" else searching(opponent, seconds)))
+            raise PlanError(f"{where}: the games of a row come in pairs: an even number above 0, not {games!r}")
+        for spec in (bot, opponent):
+            if spec != "-" and not spec.startswith(OpenSpielIsmcts.name):
+                try:
+                    parse_bot(spec)
+                except ParameterError as err:
+                    raise PlanError(f"{where}: {err}") from None
+        row = (short, int(games), searching(bot, seconds), None if opponent == "-" else searching(opponent, seconds))
+        key = (row[0], row[2], row[3])
+        if key in lines:
+            raise PlanError(f"{where}: the row of line {lines[key]} again (a game, bot and opponent once a plan)")
+        lines[key] = number
+        rows.append(row)
     if not rows:
-        raise SystemExit(f"{path}: no row in the plan")
+        raise PlanError(f"{path}: no row in the plan")
     return rows
 
 
@@ -220,7 +241,7 @@ def run_plan(rows: list[tuple], seed: int, jobs: int = 1, chunk: int = 10, logs:
         logs.mkdir(parents=True, exist_ok=True)
         logged = logged_rows(sorted(logs.glob("*.log")))
         for unit in units:
-            if unit in logged:  # a run of this row from this game, with as many games (or more, on the way)
+            if unit in logged:  # this row's run from this game, after exactly its games (a longer run's too)
                 done[unit] = logged[unit]
     todo = [u for u in units if u not in done]
     if say:

@@ -192,10 +192,14 @@ def test_a_plan_names_its_rows_and_a_bad_line_says_where(tmp_path):
     assert ladder.read_plan(plan, 0.05) == [("highlow", 4, "ismcts:seconds=0.05", "greedy"),
                                            ("stairway", 2, "greedy", None)]
     for line, words in [("highlow 3 ismcts greedy", "even number"), ("chess 4 ismcts greedy", "no game 'chess'"),
-                        ("highlow 4 ismcts", "GAME GAMES BOT OPPONENT")]:
-        plan.write_text("# rows\n" + line + "\n")
-        with pytest.raises(SystemExit, match=f"plan.txt:2: .*{words}"):
+                        ("highlow 4 ismcts", "GAME GAMES BOT OPPONENT"), ("highlow 4 ismctz greedy", "unknown bot"),
+                        ("highlow 4 ismcts:c=x greedy", "must be a number"),
+                        ("highlow 6 ismcts greedy", "the row of line 2 again")]:
+        plan.write_text("# rows\nhighlow 4 ismcts greedy\n" + line + "\n")
+        with pytest.raises(ladder.PlanError, match=f"plan.txt:3: .*{words}"):
             ladder.read_plan(plan, 0.05)
+    with pytest.raises(ladder.PlanError, match="cannot read the plan"):
+        ladder.read_plan(tmp_path / "none.txt", 0.05)
 
 
 def test_a_plan_played_in_runs_and_processes_adds_up_to_the_row_played_at_once(tmp_path):
@@ -220,3 +224,16 @@ def test_a_plan_played_in_runs_and_processes_adds_up_to_the_row_played_at_once(t
     finally:
         ladder.measure = measure
     assert again == played and "5 already logged, 0 to play" in said[-1]
+
+
+def test_the_ladder_refuses_a_game_it_does_not_have_before_writing_any_table(tmp_path):
+    import subprocess
+
+    docs = (ROOT / "docs" / "bots.md").read_text()
+    for args in (["--plan", "benchmarks/ladder-plan.txt", "--game", "chess"], ["--game", "chess"],
+                 ["--plan", str(tmp_path / "none.txt")]):
+        done = subprocess.run([sys.executable, "benchmarks/bots.py", "--ladder", "--write-docs", *args], cwd=ROOT,
+                              capture_output=True, text=True)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert "chess" in done.stderr or "cannot read the plan" in done.stderr
+    assert (ROOT / "docs" / "bots.md").read_text() == docs
