@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import collections
 import linecache
-import random
 import sys
 from pathlib import Path
 
@@ -26,19 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import bench  # noqa: E402  (benchmarks/bench.py: its playout loops)
 import ruledsl  # noqa: E402
 from ruledsl.engine.rules import flow_of  # noqa: E402
-
-
-def engine_playout(game, players: int):
-    def playout(seed: int) -> int:
-        state = game.new_game(players, seed)
-        rng = random.Random(seed)
-        while not state.is_over:
-            legal = state.legal_moves()
-            state._apply(legal[rng.randrange(len(legal))])
-        return len(state.moves)
-    return playout
 
 
 def count(playout, seeds) -> tuple[int, collections.Counter]:
@@ -76,8 +65,6 @@ def main() -> None:
     args = ap.parse_args()
     source: list[str] = []
     if args.reference:
-        import bench
-
         players = args.players or 2
         hand = bench.hand_trolley_playout(players)
         playout = lambda seed: hand(seed)[0]  # noqa: E731
@@ -94,7 +81,8 @@ def main() -> None:
         except (OSError, ruledsl.RulesError) as err:
             ap.error(str(err))
         players = args.players or game.program.min_players
-        playout = engine_playout(game, players)
+        engine = bench.engine_playout(game, players)
+        playout = lambda seed: engine(seed)[0]  # noqa: E731
         playout(10 ** 6)  # builds the generated code
         source = flow_of(game.program).source.split("\n")
         title = f"{game.program.name}, {players} players"

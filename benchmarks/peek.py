@@ -34,6 +34,7 @@ from matches import measure  # noqa: E402  (games between two bots, summed up as
 
 import ruledsl.play.sim as sim  # noqa: E402
 from ruledsl.engine.worlds import Knowledge  # noqa: E402
+from ruledsl.play.botbase import seen  # noqa: E402
 
 STACK = "deck"  # the zone a probe of the others' hands leaves to chance
 
@@ -65,10 +66,8 @@ def peeking(sees: str, probed: str, counts: dict):
         view = state.view(player) if bot.wants_view else None
         if sees == "all":
             return bot.choose(view, legal, RealWorld(state, player))
-        known, rules = {}, ()
-        if sight is not None:
-            sight.catch_up(state)
-            known, rules = dict(sight.known(player) or {}), sight.ruled_out(player)
+        known, rules = seen(state, player, sight)
+        known = dict(known or {})
         names = [z.name for z in state.program.zones]
         own = f"[{player}]"
         for card, zone in enumerate(state.loc):

@@ -76,12 +76,18 @@ def decide(bot: Bot, state: State, player: int, legal: Sequence[Move], sight: Si
     made since it last looked)."""
     view = state.view(player) if bot.wants_view else None
     if bot.wants_worlds:
-        known, rules = None, ()
-        if sight is not None:
-            sight.catch_up(state)
-            known, rules = sight.known(player), sight.ruled_out(player)
+        known, rules = seen(state, player, sight)
         return bot.choose(view, legal, Knowledge(state, player, known, rules))
     return bot.choose(view, legal)
+
+
+def seen(state: State, player: int, sight: Sight | None) -> tuple:
+    """What ``sight`` says ``player`` knows of the hidden cards of ``state``, as :class:`Knowledge` takes
+    it: (card -> the zone the player saw it go into, or None; what the others' moves ruled out)."""
+    if sight is None:
+        return None, ()
+    sight.catch_up(state)
+    return sight.known(player), sight.ruled_out(player)
 
 
 # ---- judging a position by the rules' own score and winner order
