@@ -95,25 +95,25 @@ def saved_rows(paths: list[str]) -> list[dict]:
 def last_rows(paths) -> dict:
     """(game, bot, opponent, start) -> the last row of that run in the logs ``paths`` that ends with a
     whole pair of games."""
-    last: dict = {}
-    for key, r in logged_rows(paths).items():
-        last[key[:4]] = r
-    return last
+    return {(r["short"], r["bot"], r["opponent"], r.get("start", 0)): r for r in _whole_pairs(paths)}
 
 
 def logged_rows(paths) -> dict:
     """(game, bot, opponent, start, games) -> the row of that run after that many games, for every row
-    in the logs ``paths`` that ends with a whole pair of games, in the order the logs hold them."""
+    in the logs ``paths`` that ends with a whole pair of games."""
+    return {(r["short"], r["bot"], r["opponent"], r.get("start", 0), r["games"]): r for r in _whole_pairs(paths)}
+
+
+def _whole_pairs(paths):
+    """The rows of the logs ``paths`` that end with a whole pair of games, in the order the logs hold them."""
     shorts = {path: short for short, path, *_rest in LADDER}
-    rows: dict = {}
     for path in paths:
         for line in Path(path).read_text().splitlines():
             if line.startswith("{"):
                 r = json.loads(line)
                 r.setdefault("short", shorts.get(r.get("rules")))
                 if r["games"] % 2 == 0:
-                    rows[(r["short"], r["bot"], r["opponent"], r.get("start", 0), r["games"])] = r
-    return rows
+                    yield r
 
 
 def joined(last: dict) -> list[dict]:
