@@ -1131,3 +1131,90 @@ def test_a_listing_asks_what_does_not_read_an_argument_once_and_only_where_the_l
             _, made = step_interpreter.play_both_ways(game, n, seed)
             offered |= {m.name for m in made}
     assert offered == {"swap", "give", "hit", "shelve", "draw"}
+
+
+LISTED = """\
+game "Listed"
+players 2..4
+limit 200 moves
+
+kind chip {
+  rank: 1..5
+}
+cards 4 * chip(rank: 1..5) in pool
+
+zone pool: pile hidden
+zone pile: pile public
+zone hand[player]: row owner
+zone kept[player]: row owner
+var rounds: int = 0
+
+flow {
+  shuffle pool
+  for p in players { deal 4 from pool into hand[p] }
+  put top(pool) into pile
+  turns from 0 until rounds >= 30 or empty(pool) {
+    choose turn by current {
+      move lay(c in hand[current]) where c.rank > size(kept[current]) {
+        put c into pile
+      }
+      move raise(c in hand[current] + kept[current]) where c.rank + size(kept[current]) >= top(pile).rank {
+        put c into kept[current]
+      }
+      move ask(p in players) where p != current and size(hand[p]) > size(hand[current]) {
+        put top(hand[p]) into hand[current]
+      }
+      move draw {
+        put top(pool) into hand[current]
+      }
+      move take where not empty(pile) {
+        put top(pile) into hand[current]
+      }
+    }
+    rounds += 1
+  }
+}
+
+winner(p): highest size(kept[p])
+"""
+
+
+def test_a_listing_over_one_argument_is_a_plain_loop_and_lists_as_the_steps_do():
+    """A move of one argument whose condition has no table (it reads a zone's size) is listed by a
+    plain loop in the generated code, not a comprehension (a call of its own in Python 3.11): over a
+    zone, over joined zones and over the players (the argument in a Python local). Random moves
+    against the step interpreter: the same moves at every turn, and where the condition fails (the
+    top card of an empty pile) the same finding at the same rules line."""
+    import step_interpreter
+
+    from ruledsl.language.errors import RulesRuntimeError
+
+    game = ruledsl.loads(LISTED)
+    game.new_game(2, 0)
+    source = game.program.flow.source
+    assert "out += [" not in source and "for _x" in source
+    failed = listed = 0
+    for n in (2, 3, 4):
+        for seed in range(25):
+            state = game.new_game(n, seed)
+            rng = random.Random(seed)
+            legal = state.legal_moves()
+            while not state.is_over:
+                assert legal == step_interpreter.legal_moves(state)
+                listed += sum(m.name in ("lay", "raise", "ask") for m in legal)
+                move = legal[rng.randrange(len(legal))]
+                slow = state.clone()
+                try:  # the steps make the move, then list the next decision's moves
+                    step_interpreter.apply(slow, move)
+                    plain = None if slow.is_over else step_interpreter.legal_moves(slow)
+                except RulesRuntimeError as exc:
+                    plain = (str(exc), exc.span)
+                try:  # the generated code lists them where the move's code stops
+                    state._apply(move)
+                    legal = state.legal_moves()
+                except RulesRuntimeError as exc:
+                    assert (str(exc), exc.span) == plain
+                    failed += 1
+                    break
+                assert plain is None or legal == plain
+    assert failed and listed
