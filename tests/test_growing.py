@@ -465,3 +465,46 @@ def test_gather_all_cards_leaves_open_members_open_and_empty_with_their_values()
     assert (s.get_var("open_before"), s.get_var("after"), s.get_var("cleared")) == (2, 2, 0)
     assert s.get_var("kept") == 5 and s.get_var("empty_after") is True
     assert len(s.zones[s.zone_id("deck")]) == 24  # every card came back, none is left in a member
+
+
+MEMBER_READS = textwrap.dedent("""\
+    game "Reads"
+    players 2..2
+    kind k { n: 1..4 }
+    cards 2 * k(n: each) in deck
+    zone deck: pile hidden
+    zone meld[player, *]: row public max_members(3)
+    var who: int = {who}
+    var pick: int = {pick}
+    define seat = if any(each c in deck where c.n > 9) then 0 else who
+    flow {
+      new meld[0] as i
+      new meld[1] as j
+      put top(deck) into meld[{prefix}, {number}]
+    }
+    """)
+
+
+@pytest.mark.parametrize("prefix", ["who", "seat", "0"])
+@pytest.mark.parametrize("number", ["pick", "1 + pick - 1"])
+@pytest.mark.parametrize("who, pick", [(0, 1), (1, 1), (0, 2), (2, 1), (-1, 1), (0, 0), (0, 4), (5, 9)])
+def test_a_member_index_written_in_place_finds_what_the_closure_finds(monkeypatch, prefix, number, who, pick):
+    """The index of a member is generated code (in place for `meld[0, pick]`, a function of its own
+    where the player is checked, `who`, or the number is worked out, `1 + pick - 1`; `seat`, a define
+    with a quantifier, keeps the closure); the closure is the oracle: the same card moved, or the same finding at the
+    same rules position (a player outside the family before a missing member, as the closure asks)."""
+    from ruledsl.compiler import members
+
+    text = (MEMBER_READS.replace("{who}", str(who)).replace("{pick}", str(pick))
+            .replace("{prefix}", prefix).replace("{number}", number))
+
+    def outcome(comment=""):  # a comment makes a text of its own: compiled again, not a program kept
+        try:
+            state = ruledsl.loads(text + comment, "reads.rules").new_game(2, 0)
+        except RulesRuntimeError as exc:
+            return exc.message, exc.span.line, exc.span.column
+        return state.to_json()
+
+    generated = outcome()
+    monkeypatch.setattr(members, "_source", lambda c, fn: None)  # every index by the closure
+    assert generated == outcome("# by the closure\n")

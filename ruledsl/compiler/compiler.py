@@ -40,7 +40,7 @@ class _Compiler(Work, Layout, Loops, Calls, Indices, Expressions, Statements):
         self.m = model
         # names the generated expression code refers to; no other builtins
         self.ns: dict = {"__builtins__": {}, "any": any, "all": all, "sum": sum, "len": len, "range": range,
-                         "abs": abs, "min": min, "max": max}
+                         "abs": abs, "min": min, "max": max, "int": int}
         self.code: list = []
         self.inlined = 0  # defines written out so far (MAX_INLINED)
         self.inlining: list = []  # the defines being written out, the outermost first

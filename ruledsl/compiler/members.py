@@ -15,6 +15,7 @@ opening more than the most is a RulesRuntimeError too, never unbounded growth.
 
 from __future__ import annotations
 
+import re
 from itertools import compress
 
 from ..language.errors import RulesRuntimeError
@@ -46,6 +47,9 @@ def grown_index(c, dims, sizes, fns, name, span):
     most = sizes[-1]
     prefix = c.index_checks(dims[:-1], sizes[:-1], fns[:-1], name, span)
     last = fns[-1]
+    texts = [_source(c, f) for f in (prefix, last)]
+    if None not in texts:
+        return _member_source(c, texts, flags, most, dims, sizes, family, span)
 
     def member(s, L):
         p = prefix(s, L)
@@ -58,6 +62,42 @@ def grown_index(c, dims, sizes, fns, name, span):
         return p * most + v - 1
 
     return member
+
+
+def _source(c, fn) -> str | None:
+    """``fn`` as Python source, if it has some (generated code, a slot, a constant); else None."""
+    if getattr(fn, "src", None) is None and not getattr(fn, "constant", False):
+        return None
+    text = c.src(fn)
+    return None if ":=" in text else text
+
+
+def _member_source(c, texts: list, flags: int, most: int, dims, sizes, family: str, span):
+    """The index of a member as generated code, its parts' source written in place: the checks of
+    ``member`` (grown_index) with no closure called per part, and on a bad member the same finding
+    from a helper. A prefix and a number that cannot fail (a slot, a constant) are read in place, in
+    one expression; otherwise each is worked out once, prefix first, in a function of its own."""
+    def bad(s, p, v):
+        if v is None:
+            _runtime(f"`{family}[...]`: the member number is none", span)
+        where = _prefix_text(s, dims, sizes, p, family)
+        _runtime(f"{where} has no member {v} (members: {_listing(s, flags + p * most, most)})", span)
+
+    helper = c.name_for(bad, "bad")
+    prefix, number = texts
+    if all("(" not in t and ":" not in t for t in texts):
+        # each part read again where it is used (a slot, a constant) costs less than a function called
+        # for the index; a part with a check of its own (a player's number) would be asked three times
+        zero = prefix == "0"
+        prefix, number = (t if re.fullmatch(r"L\[\d+\]|[A-Za-z_]\w*", t) else f"({t})" for t in texts)
+        flat = f"{number} - 1" if zero else f"{prefix} * {most} + {number} - 1"
+        return c.gen(f"({flat} if {number}.__class__ is int and 1 <= {number} <= {most} "
+                     f"and s.vars[{flags} + {flat}] else {helper}(s, {prefix}, {number}))")
+    return c.gen_def([f"_p = {prefix}",
+                      f"_v = {number}",
+                      f"if _v.__class__ is int and 1 <= _v <= {most} and s.vars[{flags} + _p * {most} + _v - 1]:",
+                      f"    return _p * {most} + _v - 1",
+                      f"return {helper}(s, _p, _v)"])
 
 
 def _listing(s, first, most) -> str:
