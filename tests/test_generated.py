@@ -89,8 +89,10 @@ def test_emit_python_prints_the_module_the_engine_runs(path):
     program = ruledsl.load(path).program
     module = text.split("\n# ---- the names used above")[0]
     compile(module, "emitted", "exec")  # it is Python
-    # _fire takes the number of the test that held when the triggers are checked in place too
-    assert "def _b0(s, L):" in module and ("def _fire(s, L):" in module or "def _fire(s, L, held=0):" in module)
+    # _fire takes the number of the test that held when the triggers are checked in place, else the
+    # change mask of the effect (none without triggers)
+    assert "def _b0(s, L):" in module and any(f"def _fire(s, L{extra}):" in module
+                                              for extra in ("", ", held=0", ", ch=-1"))
     for cid, choice in enumerate(program.choices):
         assert f"def _m{cid}(s, L):  # decision {choice.name}, " in module
     assert f"# {path}:" in module or f"{path.name}:" in module  # steps name their rules lines

@@ -9,12 +9,14 @@ line it came from, for runtime findings.
 
 from __future__ import annotations
 
+import functools
+import operator
 import types
 
 import attrs
 
 from ..checker import types as T
-from ..checker.declare import Model
+from ..checker.declare import SEATS_OUT, Model
 from ..checker.limits import check_card_count
 from ..checker.treewalk import _announced
 from ..language import ast as A
@@ -118,6 +120,7 @@ class _Compiler(Work, Layout, Loops, Calls, Indices, Expressions, Statements):
                            for st in m.statistics.values())
         # compiled before local_count is read below: its aggregates take local slots too
         winner_when = self.expr(m.winner.when)[0] if m.winner is not None and m.winner.when is not None else None
+        masks = self._trigger_masks()
         return Program(
             name=m.name, min_players=m.min_players, max_players=m.max_players, limit=m.limit,
             params=self.params, card_count=self.card_total, card_kind=self.card_kind,
@@ -131,7 +134,7 @@ class _Compiler(Work, Layout, Loops, Calls, Indices, Expressions, Statements):
             enums={name: list(e.values) for name, e in m.enums.items()},
             enum_labels={name: list(e.labels) for name, e in m.enums.items()},
             param_defaults={name: info.default for name, info in m.params.items()},
-            trigger_mask=self._trigger_mask(),
+            trigger_masks=masks, trigger_mask=functools.reduce(operator.or_, masks, 0),
             card_slots=frozenset(base + i for name, (base, sizes, _) in self.var_families.items()
                                  if m.vars[name].type == T.CARD for i in range(_product(sizes))),
             var_exists=self._var_exists(), flag_slots=self._flag_slots(),
@@ -179,13 +182,15 @@ class _Compiler(Work, Layout, Loops, Calls, Indices, Expressions, Statements):
         """The local slots of the typed locals (``let``, loop variables, parameters) of type ``t``."""
         return {fn.slot for fn, kind in self.env.values() if kind == t and hasattr(fn, "slot")}
 
-    def _trigger_mask(self) -> int:
-        mask = 0
+    def _trigger_masks(self) -> tuple:
+        """Per trigger, the families its condition and its variable's values may read (-1: all)."""
+        masks = []
         for t in self.m.triggers:
-            mask |= self._reads(t.cond, set())
+            mask = self._reads(t.cond, set())
             if t.domain is not None:
                 mask |= self._reads(t.domain, set())
-        return mask
+            masks.append(mask)
+        return tuple(masks)
 
     def _reads(self, node, seen: set) -> int:
         """The zone and variable families an expression may read (all of them if it reads `current`)."""
@@ -195,12 +200,16 @@ class _Compiler(Work, Layout, Loops, Calls, Indices, Expressions, Statements):
                 return self.bits[node.name]
             if node.name == "current":
                 return -1
+            if node.name == "players" and node not in m.bindings:  # the seats still in the game
+                return self.bits.get(SEATS_OUT, 0)
             if node.name in m.defines and node.name not in seen:
                 return self._reads(m.defines[node.name].body, seen | {node.name})
             return 0
         if isinstance(node, A.Call) and node.name in m.defines and node.name not in seen:
             mask = self._reads(m.defines[node.name].body, seen | {node.name})
             return mask | self._reads_children(node, seen)
+        if isinstance(node, A.Call) and node.name in ("next", "previous"):  # skip the seats that left
+            return self.bits.get(SEATS_OUT, 0) | self._reads_children(node, seen)
         return self._reads_children(node, seen)
 
     def _reads_children(self, node, seen: set) -> int:

@@ -304,14 +304,15 @@ class Flow:
                         pass
                     elif isinstance(changed, str):  # the lines leave the mask in this variable
                         self._line(f"    if {changed} & {self.watched}:{where}", pc)
-                        self._fire_call(pc, where, indent="        ")
+                        self._fire_call(pc, where, changed, indent="        ")
                     elif changed & self.watched:
-                        self._fire_call(pc, where)
+                        self._fire_call(pc, where, changed)
                 elif in_trigger or not self.watched:
                     self._line(f"    {self._expr_stmt(a, 'e')}{where}", pc)
                 else:
-                    self._line(f"    if {self._name('Xe', a)}(s, L) & {self.watched}:{where}", pc)
-                    self._fire_call(pc, where, indent="        ")
+                    self._line(f"    _ch = {self._name('Xe', a)}(s, L)", pc)
+                    self._line(f"    if _ch & {self.watched}:{where}", pc)
+                    self._fire_call(pc, where, "_ch", indent="        ")
                 pc += 1
             elif kind == SET:
                 stmt = getattr(a, "stmt", None)
@@ -407,11 +408,13 @@ class Flow:
             return f"({text})"
         return f"{self._name('Xc', fn)}(s, L)"
 
-    def _fire_call(self, pc: int, where: str, indent: str = "    ") -> None:
+    def _fire_call(self, pc: int, where: str, changed, indent: str = "    ") -> None:
+        """The trigger check after the effect of step ``pc``, whose change mask is ``changed`` (a
+        constant, or the name of the variable that holds it)."""
         pre = self._fire_precheck()
         if pre is None:
             self._line(f"{indent}s.pc = {pc + 1}{where}", pc)
-            self._line(f"{indent}if _fire(s, L):", pc)
+            self._line(f"{indent}if _fire(s, L, {changed}):", pc)
             self._line(f"{indent}    return -1", pc)
             return
         # _fire only when some trigger's condition holds; else what _fire leaves when none does. The
@@ -445,7 +448,17 @@ class Flow:
         # `held`: the number of the test of the check in place that held first (_fire_precheck), whose
         # trigger and variables are set without asking the conditions again; 0: the check asks them
         pre = self._fire_precheck()
-        self._line("def _fire(s, L, held=0):" if pre is not None else "def _fire(s, L):")
+        # `ch`: the families the effect changed. Every trigger was found false by the last check (s._quiet,
+        # see State), so the first round asks only the triggers that read what the effect changed: the
+        # others would find what they found then, and leave their variable as it is. After a firing,
+        # and while s._quiet is false (a new game, a position set up by hand), all are asked.
+        masks = p.trigger_masks if pre is None and len(p.trigger_masks) == len(p.triggers) else None
+        if masks is not None and all(m == -1 or m & self.watched == self.watched for m in masks):
+            masks = None  # every check after an effect asks every trigger (one trigger, or all read alike)
+        self._line("def _fire(s, L, held=0):" if pre is not None else "def _fire(s, L, ch=-1):")
+        if masks is not None:
+            self._line("    if not s._quiet:")
+            self._line("        ch = -1")
         self._line("    fired = 0")
         self._line("    while True:")
         out = "        "
@@ -458,9 +471,12 @@ class Flow:
             span = t.span
             where = f"  # trigger {t.name}, {_at(span)}"
             cond = self._cond(t.cond)
-            pad = out if i == 0 else out + "    "
-            if i:
-                self._line(f"{out}if t < 0:", t.span)
+            guard = ["t < 0"] if i else []
+            if masks is not None and masks[i] != -1:
+                guard.append(f"ch & {masks[i]}")
+            pad = out + "    " if guard else out
+            if guard:
+                self._line(f"{out}if {' and '.join(guard)}:", t.span)
             values = constant_values(t)
             fixed = values is not None
             if fixed and reads_only_slot(cond, t.slot):
@@ -492,7 +508,11 @@ class Flow:
                 self._line(f"{pad}if {cond}:{where}", t.span)
                 self._line(f"{pad}    t = {i}", t.span)
         self._line("        if t < 0:")
+        if masks is not None:
+            self._line("            s._quiet = True")
         self._line("            return False")
+        if masks is not None:
+            self._line("        ch = -1")
         self._line("        fired += 1")
         self._line("        if fired > _MAX_FIRINGS:")
         self._line("            s._keeps_firing(t)")

@@ -101,6 +101,7 @@ class Program:
     param_defaults: dict = attrs.Factory(dict)  # parameter -> the file's own value (params: the ones in force)
     enum_labels: dict = attrs.Factory(dict)  # enum name -> value labels (the names where none is given)
     trigger_mask: int = 0  # families some trigger reads: only effects touching them are followed by a check
+    trigger_masks: tuple = ()  # per trigger, the families it reads: a check after an effect asks those it touched
     card_slots: frozenset = frozenset()  # variable slots that hold a card
     var_exists: dict = attrs.Factory(dict)  # variable slot of a growing family's member -> its open flag's slot
     flag_slots: frozenset = frozenset()  # the open flags themselves (not shown as variables)

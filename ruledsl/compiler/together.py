@@ -71,7 +71,7 @@ class Together:
         for slot in self.clear:
             L[slot] = None
         state.pc, state.choice = self.pc, self.cid
-        state._legal = None
+        state._set_by_hand()
 
 
 def compile_together(comp, s, options) -> None:

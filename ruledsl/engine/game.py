@@ -71,7 +71,7 @@ class Game:
         s.moves = []
         s.is_over = False
         s.finding = None
-        s._legal = None
+        s._set_by_hand()
         s._trigger_work = _steps  # the triggers' bodies share the tries' budget too (None: their own)
         for slot, fn in p.var_init:
             s.vars[slot] = _run_rule(fn, s, s.locals, NOWHERE)

@@ -76,7 +76,7 @@ class Positions:
         else:
             self.zones[zid].append(cid)
             self.loc[cid] = zid
-        self._legal = None
+        self._set_by_hand()
         return cid
 
     def new_member(self, family: str, **values) -> int:
@@ -104,7 +104,7 @@ class Positions:
         number = z.index[-1] + 1
         for name, value in values.items():
             self.set_var(f"{z.name}.{name}", value)
-        self._legal = None
+        self._set_by_hand()
         return number
 
     def stack(self, zone: str, labels: list) -> list[int]:
@@ -126,7 +126,7 @@ class Positions:
             else:
                 raise ParameterError(f"{value!r} is neither a card nor an enum value")
         self.vars[index] = value
-        self._legal = None
+        self._set_by_hand()
 
     def players_left(self) -> list[int] | None:
         """The players who have left the game (`leave`), in seat order; None if the rules never use `leave`."""

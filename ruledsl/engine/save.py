@@ -102,7 +102,7 @@ def _load_state(game, text) -> State:
     s.finding = need("finding", lambda v: v is None or isinstance(v, str), "null or a message")
     if not s.over and (s.choice < 0 or s.actor < 0 or p.code[s.pc][0] != CHOOSE):
         raise SaveError("the save says the game goes on, but no decision is pending")
-    s._legal = None
+    s._set_by_hand()
     s._trigger_work = None
     _check_seal(data)
     _check_replay(game, s, data)

@@ -82,7 +82,7 @@ class Sight:
     def __init__(self, state: State, observers=None, infer: bool = True):
         self.shadow = state.clone()
         self.shadow.program = _watched(state.program)
-        self.shadow._legal = None
+        self.shadow._set_by_hand()
         self.players = state.n
         #: the players whose knowledge is kept (default: all); ``infer``: also what others' moves rule out
         self.observers = list(range(state.n)) if observers is None else sorted(set(observers))
@@ -326,7 +326,7 @@ def _swapped(world: State, x: int, y: int) -> State:
     zones[zx][ix], zones[zy][iy] = y, x
     loc[x], loc[y] = zy, zx
     follow_cards(out, {x: y, y: x})
-    out._legal = None
+    out._set_by_hand()
     return out
 
 

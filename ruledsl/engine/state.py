@@ -28,7 +28,7 @@ class State(Seeing, Positions):
 
     __slots__ = ("game", "program", "n", "seed", "zones", "places", "loc", "vars", "locals", "pc",
                  "choice", "actor", "current", "rng", "grants", "shown", "known", "moves", "is_over",
-                 "finding", "_legal", "_trigger_work")
+                 "finding", "_legal", "_trigger_work", "_quiet")
 
     # ---- the OpenSpiel-like surface
 
@@ -176,7 +176,16 @@ class State(Seeing, Positions):
         s.finding = self.finding
         s._legal = self._legal
         s._trigger_work = None
+        s._quiet = self._quiet
         return s
+
+    def _set_by_hand(self) -> None:
+        """The state was changed other than by a move (a position set up, a world sampled, a save
+        read): the legal moves kept are listed again, and the next trigger check asks every trigger
+        (``_quiet``: every trigger was found false by the last check and nothing they read changed
+        since, other than by effects that asked them; the generated ``_fire`` reads it)."""
+        self._legal = None
+        self._quiet = False
 
     def _restore(self, other: "State") -> None:
         for name in State.__slots__:

@@ -192,7 +192,7 @@ def _unmake_secrets(world: State, player: int) -> list:
     redo = [(q, list(ms) if q == player else None) for q, ms in zip(choosers, made)]
     together.rewind(world)
     world.actor = world.program.choices[world.choice].actor(world, world.locals)
-    world._legal = None
+    world._set_by_hand()
     return redo
 
 
@@ -400,7 +400,7 @@ def _redeal(state: State, player: int, rng: random.Random | None, plan=None, kno
         _forget_variables(world, player)
     world.seed = 0
     world.rng = _CANONICAL_RNG if rng is None else seed_state(rng.getrandbits(63))
-    world._legal = None
+    world._set_by_hand()
     return world
 
 

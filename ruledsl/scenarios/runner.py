@@ -509,7 +509,7 @@ class _Run(Expectations):
             s.current = value
             if not s.over and s.choice >= 0:
                 s.actor = s.program.choices[s.choice].actor(s, s.locals)
-            s._legal = None
+            s._set_by_hand()
             return
         if isinstance(value, tuple):
             value = value[1]

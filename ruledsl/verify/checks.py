@@ -256,7 +256,7 @@ def permute_hidden(s: State, player: int, rng: random.Random, keep=frozenset(), 
             c.loc[card] = z
     if relabel:
         follow_cards(c, relabel)
-    c._legal = None
+    c._set_by_hand()
     return c
 
 
