@@ -11,6 +11,11 @@ from .hoist import quiet
 from .slotref import SLOT_REF, put_for_slot
 
 
+def rules_line(span) -> str:
+    """``file:line`` for a comment: a file name cannot end the comment (no line breaks in it)."""
+    return f"{span.file}:{span.line}".replace("\n", " ").replace("\r", " ")
+
+
 def code_part(line: str) -> tuple[str, str]:
     """A generated line as (its code, its trailing comment, empty if none)."""
     at = line.find("  # ")
