@@ -3,6 +3,7 @@ with the checker's guard for attributes a card kind lacks."""
 
 import json
 import random
+from pathlib import Path
 import textwrap
 
 import pytest
@@ -12,6 +13,8 @@ import ruledsl
 from ruledsl import RulesRuntimeError, SaveError
 from ruledsl.scenarios.runner import load_scenarios
 from ruledsl.verify.checks import verify
+
+ROOT = Path(__file__).resolve().parent.parent
 
 MELDS = textwrap.dedent("""\
     game "Melds"
@@ -508,3 +511,70 @@ def test_a_member_index_written_in_place_finds_what_the_closure_finds(monkeypatc
     generated = outcome()
     monkeypatch.setattr(members, "_source", lambda c, fn: None)  # every index by the closure
     assert generated == outcome("# by the closure\n")
+
+
+def _played(text, players, seeds, moves, monkeypatch=None):
+    """Every state's key and listing along seeded random games of ``text`` (None where it failed)."""
+    game = ruledsl.loads(text, "played.rules")
+    out = []
+    for seed in seeds:
+        try:
+            state = game.new_game(players, seed)
+        except RulesRuntimeError as exc:
+            out.append((exc.message, exc.span.line))
+            continue
+        rng = random.Random(seed)
+        for _ in range(moves):
+            if state.is_over:
+                break
+            legal = state.legal_moves()
+            out.append((state._key(), legal))
+            state._apply(legal[rng.randrange(len(legal))])
+    return out
+
+
+@pytest.mark.parametrize("game, players, seeds, moves", [
+    ("trambahn", 2, range(3), 300), ("tramwaje", 2, range(2), 400), ("tramwaje", 3, range(2), 400)])
+def test_a_member_read_under_its_own_members_quantifier_plays_as_the_checked_read(monkeypatch, game, players,
+                                                                                   seeds, moves):
+    """Inside `any(each i in members(column[p]) where ... column[p, i] ...)` the member exists while the
+    quantifier runs (an expression changes nothing), so its index is read with no check
+    (members.members_read); the same games with every read checked give the same states and moves."""
+    from ruledsl.compiler import expressions
+
+    text = (ROOT / "games" / f"{game}.rules").read_text(encoding="utf-8")
+    fast = _played(text, players, seeds, moves)
+    monkeypatch.setattr(expressions, "members_read", lambda c, domain, slot: None)
+    checked = _played(text + "\n# every member read checked\n", players, seeds, moves)
+    assert fast == checked and len(fast) > 100
+
+
+SHADOWED = textwrap.dedent("""\
+    game "Shadowed"
+    players 2..2
+    kind k { n: 1..4 }
+    cards 2 * k(n: each) in deck
+    zone deck: pile hidden
+    zone meld[player, *]: row public max_members(3)
+    define seen_by_all = any(each i in members(meld[0]) where i == 2 and all(each p in players where size(meld[p, i]) >= 0))
+    define own = count(each i in members(meld[0]) where size(meld[0, i]) > 0)
+    var n: int = 0
+    flow {
+      new meld[0] as a
+      new meld[0] as b
+      new meld[1] as c
+      put top(deck) into meld[0, 2]
+      n = own
+      if seen_by_all { n = 9 }
+    }
+    """)
+
+
+def test_a_member_read_under_another_prefix_keeps_its_check():
+    """`meld[p, i]` inside `all(each p in players ...)`, itself inside `each i in members(meld[0])`, reads
+    another prefix than the one `members` listed: it keeps its check, and player 1's missing member 2
+    is the finding at the rule (while `own`, read under its own prefix, counted 1 first)."""
+    with pytest.raises(RulesRuntimeError) as info:
+        ruledsl.loads(SHADOWED, "shadowed.rules").new_game(2, 0)
+    assert info.value.message == "meld[1] has no member 2 (members: 1)"
+    assert info.value.span.line == 7

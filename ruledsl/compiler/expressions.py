@@ -22,6 +22,7 @@ from ..language.errors import RulesError, RulesRuntimeError
 from .hoist import loop_calls, loop_invariants
 from .listed import runs
 from .melds import completable_fn
+from .members import members_read
 from .picking import best_fn, meld_fn, pick_fn, players_fn, tuple_fn, values_fn
 from .program import Option, _const, _local, _runtime
 from .purity import asked_in_place, card_local, condition_key, each_loop, key_source, local_test, tabled_aggregate
@@ -471,6 +472,7 @@ class Expressions:
         var = _local(slot)
         if isinstance(e.domain, A.Name) and e.domain.name in ("players", "seats") and e.domain not in self.m.bindings:
             var.valid_player = True  # only ever one of the players while the quantifier runs
+        var.member_of = members_read(self, e.domain, slot)  # only ever a member that exists, while it runs
         self.env[b] = (var, T.element(dt) or T.ANY)
         dom = self.domain(dfn, dt, e.domain.span)
         where = self.expr(e.where)[0] if e.where is not None else None

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from itertools import compress
 
+from ..language import ast as A
 from ..language.errors import RulesRuntimeError
 
 
@@ -45,8 +46,11 @@ def grown_index(c, dims, sizes, fns, name, span):
     flags = c.var_families[c.m.grown[name]][0]
     family = family_of(name)
     most = sizes[-1]
-    prefix = c.index_checks(dims[:-1], sizes[:-1], fns[:-1], name, span)
     last = fns[-1]
+    known = getattr(last, "member_of", None)
+    if known is not None and known == (family, tuple(getattr(f, "src", None) for f in fns[:-1])):
+        return _existing_member(c, dims, sizes, known[1], last.src, most)
+    prefix = c.index_checks(dims[:-1], sizes[:-1], fns[:-1], name, span)
     texts = [_source(c, f) for f in (prefix, last)]
     if None not in texts:
         return _member_source(c, texts, flags, most, dims, sizes, family, span)
@@ -62,6 +66,40 @@ def grown_index(c, dims, sizes, fns, name, span):
         return p * most + v - 1
 
     return member
+
+
+def members_read(c, domain, slot: int):
+    """For a quantifier over ``members(F[prefix])`` (``any(each i in members(column[p]) where ...)``),
+    what :func:`grown_index` needs to know that ``F[prefix, i]`` read in its test is a member that
+    exists: (the family, the prefix's parts as source). An expression changes nothing, so while the
+    quantifier runs every value it gives ``i`` is an open member of ``F[prefix]`` (``members`` checked
+    the prefix when it listed them), provided the prefix is read alike there and in the test: each
+    part plain source that does not read the quantifier's own slot. None otherwise."""
+    if not (isinstance(domain, A.Call) and domain.name == "members" and domain.name not in c.m.defines
+            and len(domain.args) == 1):
+        return None
+    arg = domain.args[0]
+    name = arg.name if isinstance(arg, A.Name) else getattr(getattr(arg, "obj", None), "name", None)
+    if name is None or name not in c.m.grown:
+        return None
+    parts = []
+    for index in getattr(arg, "indices", ()):
+        text = getattr(c.expr(index)[0], "src", None)
+        if text is None or ":=" in text or f"L[{slot}]" in text:
+            return None
+        parts.append(text)
+    return family_of(name), tuple(parts)
+
+
+def _existing_member(c, dims, sizes, parts: tuple, number: str, most: int):
+    """The index of a member known to exist (see :func:`members_read`): no check left to make."""
+    flat = ""
+    for (dim, size), part in zip(zip(dims[:-1], sizes[:-1]), parts):
+        low = dim[1] if dim[0] == "range" else 0
+        part = f"({part} - {low})" if low else f"({part})"
+        flat = part if not flat else f"({flat}) * {size} + {part}"
+    first = f"{flat} * {most} + " if flat else ""
+    return c.gen(f"({first}{number} - 1)")
 
 
 def _source(c, fn) -> str | None:
