@@ -578,3 +578,35 @@ def test_a_member_read_under_another_prefix_keeps_its_check():
         ruledsl.loads(SHADOWED, "shadowed.rules").new_game(2, 0)
     assert info.value.message == "meld[1] has no member 2 (members: 1)"
     assert info.value.span.line == 7
+
+
+REMOVED = textwrap.dedent("""\
+    game "Removed"
+    players 2..2
+    kind k { n: 1..4 }
+    cards 2 * k(n: each) in deck
+    zone deck: pile hidden
+    zone meld[player, *]: row public max_members(3)
+    flow {
+      new meld[0] as a
+      choose drop by 0 {
+        move close(i in members(meld[0])) where size(meld[0, i]) == 0 {
+          remove meld[0, i]
+          put top(deck) into meld[0, i]
+        }
+      }
+    }
+    """)
+
+
+def test_a_move_argument_over_members_is_unchecked_in_its_condition_only():
+    """`close(i in members(meld[0])) where size(meld[0, i]) == 0` reads the member unchecked in its
+    condition (asked while the moves are listed); its body, which removes the member, still finds that
+    it is gone."""
+    state = ruledsl.loads(REMOVED, "removed.rules").new_game(2, 0)
+    (move,) = state.legal_moves()
+    before = state.clone()
+    with pytest.raises(RulesRuntimeError) as info:
+        state.apply(move)
+    assert info.value.message == "meld[0] has no member 1 (members: none yet)"
+    assert info.value.span.line == 12 and state == before

@@ -388,12 +388,18 @@ class Expressions:
         """A move of a decision, its parameters bound; its body starts at the next step. ``known``: the
         `any` nodes of its condition that the options listed before answer (listed.py), by their
         indices."""
-        params, kinds, sizes = [], [], []
+        params, kinds, sizes, members = [], [], [], []
         for p in o.params:
             b = self._binding(p, p.name)
             slot = self.slot(b)
             dfn, dt = self.expr(p.domain)
-            self.env[b] = (_local(slot), T.element(dt) or T.ANY)
+            var = _local(slot)
+            # while the condition is asked, the argument is one of the values just listed: a member over
+            # `members(...)` surely exists there (not in the move's body, which may change the state)
+            var.member_of = members_read(self, p.domain, slot)
+            if var.member_of is not None:
+                members.append((b, slot, T.element(dt) or T.ANY))
+            self.env[b] = (var, T.element(dt) or T.ANY)
             params.append((slot, self.domain(dfn, dt, p.domain.span)))
             kinds.append(T.element(dt) or T.ANY)
             sizes.append(self._most_values(dfn, dt))
@@ -416,6 +422,8 @@ class Expressions:
             key = key_source(self, key)
         labels = [self.m.move_labels.get(p) for p in o.params]
         listed_where, listed_from = self._listed_where(o, known) if known and where is not None else (None, ())
+        for b, slot, kind in members:
+            self.env[b] = (_local(slot), kind)  # the body reads the argument as any other value
         return Option(o.name, params, where, len(self.code), kinds, o.span, key, card_slot,
                       labels if any(x is not None for x in labels) else [], listed_where, listed_from)
 
