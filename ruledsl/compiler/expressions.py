@@ -396,7 +396,7 @@ class Expressions:
             var = _local(slot)
             # while the condition is asked, the argument is one of the values just listed: a member over
             # `members(...)` surely exists there (not in the move's body, which may change the state)
-            var.member_of = members_read(self, p.domain, slot)
+            var.member_of = members_read(dfn, slot)
             if var.member_of is not None:
                 members.append((b, slot, T.element(dt) or T.ANY))
             self.env[b] = (var, T.element(dt) or T.ANY)
@@ -480,7 +480,7 @@ class Expressions:
         var = _local(slot)
         if isinstance(e.domain, A.Name) and e.domain.name in ("players", "seats") and e.domain not in self.m.bindings:
             var.valid_player = True  # only ever one of the players while the quantifier runs
-        var.member_of = members_read(self, e.domain, slot)  # only ever a member that exists, while it runs
+        var.member_of = members_read(dfn, slot)  # only ever a member that exists, while it runs
         self.env[b] = (var, T.element(dt) or T.ANY)
         dom = self.domain(dfn, dt, e.domain.span)
         where = self.expr(e.where)[0] if e.where is not None else None

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from itertools import compress
 
-from ..language import ast as A
 from ..language.errors import RulesRuntimeError
 
 
@@ -68,27 +67,17 @@ def grown_index(c, dims, sizes, fns, name, span):
     return member
 
 
-def members_read(c, domain, slot: int):
-    """For a quantifier over ``members(F[prefix])`` (``any(each i in members(column[p]) where ...)``),
-    what :func:`grown_index` needs to know that ``F[prefix, i]`` read in its test is a member that
-    exists: (the family, the prefix's parts as source). An expression changes nothing, so while the
-    quantifier runs every value it gives ``i`` is an open member of ``F[prefix]`` (``members`` checked
-    the prefix when it listed them), provided the prefix is read alike there and in the test: each
-    part plain source that does not read the quantifier's own slot. None otherwise."""
-    if not (isinstance(domain, A.Call) and domain.name == "members" and domain.name not in c.m.defines
-            and len(domain.args) == 1):
+def members_read(domain, slot: int):
+    """For a quantifier or a move argument over ``members(F[prefix])`` (``domain``, its compiled
+    function), what :func:`grown_index` needs to know that ``F[prefix, i]`` read in its test is a
+    member that exists: (the family, the prefix's parts as source). An expression changes nothing, so
+    while the test is asked every value ``i`` takes is an open member of ``F[prefix]`` (``members``
+    checked the prefix when it listed them), provided the prefix is read alike there and in the test:
+    each part plain source that does not read the slot of ``i``. None otherwise."""
+    reads = getattr(domain, "member_reads", None)
+    if reads is None or any(t is None or ":=" in t or f"L[{slot}]" in t for t in reads[1]):
         return None
-    arg = domain.args[0]
-    name = arg.name if isinstance(arg, A.Name) else getattr(getattr(arg, "obj", None), "name", None)
-    if name is None or name not in c.m.grown:
-        return None
-    parts = []
-    for index in getattr(arg, "indices", ()):
-        text = getattr(c.expr(index)[0], "src", None)
-        if text is None or ":=" in text or f"L[{slot}]" in text:
-            return None
-        parts.append(text)
-    return family_of(name), tuple(parts)
+    return reads
 
 
 def _existing_member(c, dims, sizes, parts: tuple, number: str, most: int):
@@ -150,7 +139,8 @@ def members_domain(c, e):
     indices = getattr(arg, "indices", ())
     flags, sizes, dims = c.var_families[c.m.grown[name]]
     most = sizes[-1]
-    prefix = c.index_checks(dims[:-1], sizes[:-1], [c.expr(i)[0] for i in indices], name, e.span)
+    parts = [c.expr(i)[0] for i in indices]
+    prefix = c.index_checks(dims[:-1], sizes[:-1], parts, name, e.span)
 
     src = c.src(prefix) if getattr(prefix, "src", None) is not None or getattr(prefix, "constant", False) else None
     if src is not None and ":=" not in src:
@@ -166,6 +156,7 @@ def members_domain(c, e):
             return [k + 1 for k in range(most) if vs[first + k]]
 
     members.most = most  # at most this many values (the work bound, work.py)
+    members.member_reads = (family_of(name), tuple(getattr(f, "src", None) for f in parts))  # members_read
     return members
 
 
